@@ -1,0 +1,35 @@
+# Every target makes the virtual environment it needs; nothing else has to be installed first.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+demo: $(STAMP)
+	$(BIN)/python examples/demo.py
+
+test: $(TEST_STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python bench/index_bench.py
+
+clean:
+	rm -rf $(VENV) .projectgraph build *.egg-info

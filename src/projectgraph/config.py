@@ -1,0 +1,80 @@
+"""The project configuration: ``projectgraph.toml`` at the root, or ``[tool.projectgraph]`` in
+pyproject.toml. Every key is optional::
+
+    extensions = { ".pyw" = "python" }   # extension overrides (added to the languages' own)
+    ignore = ["vendor/**", "*.gen.py"]    # globs, gitignore syntax, relative to the root
+    languages = ["python", "typescript"]  # limit the languages indexed
+    sys_path = ["lib"]                    # more Python import roots
+    test_paths = ["qa/**"]                # more test-file globs
+    sources = ["app/server.py:main"]      # reach sources (entry points)
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(ValueError):
+    """A project configuration that cannot be used, with the file and key named."""
+
+
+@dataclass(frozen=True)
+class ProjectConfig:
+    extensions: tuple[tuple[str, str], ...] = ()
+    ignore: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+    sys_path: tuple[str, ...] = ()
+    test_paths: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    source: str = ""  # the file it came from, for error messages
+
+
+def _strings(table: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
+    value = table.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: '{key}' must be a list of strings")
+    return tuple(value)
+
+
+def load_config(root: Path) -> ProjectConfig:
+    """Read the project configuration of ``root``; an absent one gives the defaults."""
+    table: dict[str, Any] | None = None
+    where = ""
+    own = root / "projectgraph.toml"
+    pyproject = root / "pyproject.toml"
+    try:
+        if own.is_file():
+            where = str(own)
+            table = tomllib.loads(own.read_text(encoding="utf-8"))
+        elif pyproject.is_file():
+            where = f"{pyproject} [tool.projectgraph]"
+            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+            table = data.get("tool", {}).get("projectgraph")
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{where}: not valid TOML: {error}") from None
+    except OSError as error:
+        raise ConfigError(f"{where}: cannot read: {error}") from None
+    if not table:
+        return ProjectConfig()
+    known = {"extensions", "ignore", "languages", "sys_path", "test_paths", "sources"}
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+    extensions = table.get("extensions", {})
+    if not isinstance(extensions, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in extensions.items()
+    ):
+        raise ConfigError(f"{where}: 'extensions' must map an extension to a language name")
+    pairs = tuple(sorted((k if k.startswith(".") else "." + k, v) for k, v in extensions.items()))
+    return ProjectConfig(
+        extensions=pairs,
+        ignore=_strings(table, "ignore", where),
+        languages=_strings(table, "languages", where),
+        sys_path=_strings(table, "sys_path", where),
+        test_paths=_strings(table, "test_paths", where),
+        sources=_strings(table, "sources", where),
+        source=where,
+    )

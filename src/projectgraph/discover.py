@@ -1,0 +1,233 @@
+"""Discover: the files of a project and their language, in one fixed order.
+
+In a git work tree the files are git's own answer (``git ls-files --cached --others
+--exclude-standard``), so every .gitignore, ``.git/info/exclude`` and the global excludes file hold.
+Elsewhere the tree is walked and .gitignore files are honoured with ``pathspec``. Paths are relative
+to the root, ``/``-separated, sorted. Symlinks are never followed out of the root, and a symlinked
+directory is never walked (no loops). What is left out, and why, is in ``Discovery.excluded``.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from projectgraph.config import ConfigError, ProjectConfig
+from projectgraph.languages import LanguageSpec
+
+ALWAYS_SKIPPED_DIRS = frozenset({".git", ".projectgraph", ".hg", ".svn"})
+GENERATED_DART = (".g.dart", ".freezed.dart")
+
+
+@dataclass(frozen=True, order=True)
+class SourceFile:
+    path: str
+    language: str
+    flags: tuple[str, ...] = ()  # e.g. "minified" (by name); content flags come at index time
+
+
+@dataclass(frozen=True, order=True)
+class Excluded:
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Discovery:
+    root: str
+    files: tuple[SourceFile, ...]
+    excluded: tuple[Excluded, ...]
+    git: bool
+
+
+def extension_map(
+    languages: Iterable[LanguageSpec], overrides: Iterable[tuple[str, str]] = ()
+) -> dict[str, str]:
+    """Extension -> language. Two languages claiming one extension is an error; overrides win."""
+    mapping: dict[str, str] = {}
+    specs = list(languages)
+    for spec in specs:
+        for ext in spec.extensions:
+            other = mapping.get(ext)
+            if other is not None and other != spec.name:
+                raise ConfigError(f"languages {other!r} and {spec.name!r} both claim the extension {ext!r}")
+            mapping[ext] = spec.name
+    names = {spec.name for spec in specs}
+    seen: dict[str, str] = {}
+    for ext, name in overrides:
+        if ext in seen and seen[ext] != name:
+            raise ConfigError(f"extension {ext!r} is mapped to both {seen[ext]!r} and {name!r}")
+        seen[ext] = name
+        if name not in names:
+            continue  # an override for a language not indexed in this run
+        mapping[ext] = name
+    return mapping
+
+
+def language_of(path: str, mapping: Mapping[str, str]) -> str | None:
+    name = path.rsplit("/", 1)[-1]
+    # longest suffix first, so ".d.ts" style multi-part extensions can win
+    parts = name.split(".")
+    for i in range(1, len(parts)):
+        ext = "." + ".".join(parts[i:])
+        if ext in mapping:
+            return mapping[ext]
+    return None
+
+
+def _git_files(root: Path) -> list[str] | None:
+    try:
+        inside = subprocess.run(
+            ["git", "rev-parse", "--is-inside-work-tree"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError:
+        return None
+    if inside.returncode != 0 or inside.stdout.strip() != "true":
+        return None
+    listed = subprocess.run(
+        ["git", "-c", "core.quotepath=off", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=root,
+        capture_output=True,
+        check=False,
+    )
+    if listed.returncode != 0:
+        return None
+    names = listed.stdout.decode("utf-8", "surrogateescape").split("\0")
+    return sorted({name for name in names if name})
+
+
+def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
+    """Walk outside git: .gitignore files apply to their folder and below; no symlinked folder."""
+    found: list[str] = []
+    stack: list[tuple[Path, str, list[tuple[str, pathspec.PathSpec]]]] = [(root, "", [])]
+    while stack:
+        folder, rel, specs = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as error:
+            excluded.append(Excluded(rel or ".", f"unreadable folder: {error.strerror}"))
+            continue
+        local = specs
+        gitignore = folder / ".gitignore"
+        if any(entry.name == ".gitignore" for entry in entries):
+            try:
+                lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
+                local = [*specs, (rel, pathspec.GitIgnoreSpec.from_lines(lines))]
+            except OSError as error:
+                excluded.append(Excluded(f"{rel}/.gitignore".lstrip("/"), f"unreadable: {error.strerror}"))
+        for entry in entries:
+            child = f"{rel}/{entry.name}" if rel else entry.name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+                is_link = entry.is_symlink()
+            except OSError:
+                continue
+            if is_dir and entry.name in ALWAYS_SKIPPED_DIRS:
+                continue
+            if _ignored(child, is_dir, local):
+                continue
+            if is_dir:
+                stack.append((Path(entry.path), child, local))
+            elif is_link:
+                try:
+                    target_is_dir = entry.is_dir()
+                except OSError:
+                    target_is_dir = False
+                if target_is_dir:
+                    excluded.append(Excluded(child, "symlinked folder (not followed)"))
+                else:
+                    found.append(child)
+            else:
+                found.append(child)
+    return sorted(found)
+
+
+def _ignored(path: str, is_dir: bool, specs: list[tuple[str, pathspec.PathSpec]]) -> bool:
+    ignored = False
+    for base, spec in specs:
+        rel = path[len(base) + 1 :] if base else path
+        if is_dir:
+            rel += "/"
+        result = spec.check_file(rel)
+        if result.include is not None:
+            ignored = bool(result.include)
+    return ignored
+
+
+def _outside_root(root: Path, rel: str) -> str | None:
+    """Why a listed path cannot be read inside the root, or None when it can."""
+    full = root / rel
+    try:
+        st = full.lstat()
+    except FileNotFoundError:
+        return None  # gone: the indexer marks it missing
+    except OSError as error:
+        return f"unreadable: {error.strerror}"
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            real = full.resolve(strict=True)
+        except (OSError, RuntimeError):
+            return "broken or looping symlink"
+        if not real.is_relative_to(root.resolve()):
+            return "symlink out of the project root (not followed)"
+        if real.is_dir():
+            return "symlinked folder (not followed)"
+    elif stat.S_ISDIR(st.st_mode):
+        return "folder (submodule or nested repository)"
+    return None
+
+
+def discover(
+    root: str | os.PathLike[str],
+    languages: Iterable[LanguageSpec],
+    config: ProjectConfig | None = None,
+) -> Discovery:
+    """The files of the project under ``root`` that one of ``languages`` parses, in path order."""
+    base = Path(root)
+    if not base.is_dir():
+        raise FileNotFoundError(f"not a folder: {base}")
+    config = config or ProjectConfig()
+    specs = list(languages)
+    mapping = extension_map(specs, config.extensions)
+    excluded: list[Excluded] = []
+    listed = _git_files(base)
+    git = listed is not None
+    if listed is None:
+        listed = _walk(base, excluded)
+    ignore = pathspec.GitIgnoreSpec.from_lines(config.ignore) if config.ignore else None
+    files: list[SourceFile] = []
+    for rel in listed:
+        parts = rel.split("/")
+        if any(part in ALWAYS_SKIPPED_DIRS for part in parts[:-1]):
+            continue
+        language = language_of(rel, mapping)
+        if language is None:
+            continue
+        if ignore is not None and ignore.match_file(rel):
+            excluded.append(Excluded(rel, "ignored by the project configuration"))
+            continue
+        if rel.endswith(GENERATED_DART):
+            excluded.append(Excluded(rel, "generated Dart"))
+            continue
+        why = _outside_root(base, rel)
+        if why is not None:
+            excluded.append(Excluded(rel, why))
+            continue
+        flags = ("minified",) if rel.endswith((".min.js", ".min.mjs", ".min.cjs")) else ()
+        files.append(SourceFile(rel, language, flags))
+    return Discovery(
+        root=str(base),
+        files=tuple(sorted(files)),
+        excluded=tuple(sorted(set(excluded))),
+        git=git,
+    )

@@ -1,0 +1,418 @@
+"""The index run: discover, read each file once, serve unchanged files from the store, parse the
+rest in a process pool, and give one ``FileIndex`` per file plus a status for every file.
+
+Statuses: ``indexed`` (parsed now), ``cached`` (served by the store, no parse), ``missing`` (gone
+before it was read, or not reached before a cancellation), ``failed`` (too large, binary,
+unreadable, or the parser failed), ``truncated`` (an index limit was hit: the index holds the
+records up to the limit). The result never depends on the worker count or the file system order.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from projectgraph import fileindex
+from projectgraph.config import ConfigError, ProjectConfig, load_config
+from projectgraph.discover import Discovery, Excluded, discover, extension_map
+from projectgraph.fileindex import FileIndex, Key
+from projectgraph.languages import LanguageSpec, all_languages
+from projectgraph.languages.base import grammar_version, parser
+
+DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
+DEFAULT_MAX_RECORDS = 200_000
+MINIFIED_LINE = 1000
+_GO_GENERATED = re.compile(rb"^// Code generated .* DO NOT EDIT\.$", re.MULTILINE)
+
+Progress = Callable[[int, int], None]
+
+
+class Plugin(Protocol):
+    """An extra per-file analysis that gets the parsed tree of each file of its languages."""
+
+    name: str
+    version: str
+    languages: tuple[str, ...]
+
+    def analyze(self, tree: Any, source: bytes, path: str) -> Any: ...
+
+
+class CachedPlugin(Plugin, Protocol):
+    """A plugin whose per-file artifact the store keeps, so a later run restores it with no parse."""
+
+    def restore(self, artifact: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class IndexOptions:
+    languages: tuple[str, ...] = ()  # empty: every language the registry knows
+    workers: int = 0  # 0: the CPU count
+    max_file_bytes: int = 0  # 0: 4 MiB
+    max_records: int = 0  # 0: DEFAULT_MAX_RECORDS calls/definitions per file
+    deadline: float | None = None  # seconds from the start; past it the run is cancelled
+    plugins: tuple[Any, ...] = ()
+    config: ProjectConfig | None = None  # None: read from the project root
+
+    def validated(self) -> IndexOptions:
+        """Check the options as the seed says; returns them with the defaults filled."""
+        if self.workers < 0:
+            raise ValueError(f"workers cannot be negative (got {self.workers})")
+        if self.max_file_bytes < 0:
+            raise ValueError(f"max_file_bytes cannot be negative (got {self.max_file_bytes})")
+        if self.max_records < 0:
+            raise ValueError(f"max_records cannot be negative (got {self.max_records})")
+        known = all_languages()
+        names = self.languages or tuple(known)
+        unknown = [name for name in names if name not in known]
+        if unknown:
+            raise ValueError(f"unknown language(s): {', '.join(unknown)} (known: {', '.join(known)})")
+        if not names:
+            raise ValueError("an index run needs at least one language")
+        extension_map(known[name] for name in names)  # two languages may not share an extension
+        return replace(
+            self,
+            languages=tuple(sorted(set(names))),
+            workers=self.workers or os.cpu_count() or 1,
+            max_file_bytes=self.max_file_bytes or DEFAULT_MAX_FILE_BYTES,
+            max_records=self.max_records or DEFAULT_MAX_RECORDS,
+        )
+
+
+@dataclass(frozen=True, order=True)
+class FileStatus:
+    path: str
+    language: str
+    status: str  # indexed | cached | missing | failed | truncated
+    hash: str = ""
+    reason: str = ""
+    flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class IndexResult:
+    root: str
+    indexes: tuple[FileIndex, ...]
+    statuses: tuple[FileStatus, ...]
+    excluded: tuple[Excluded, ...]
+    error: str | None = None
+    seconds: float = 0.0
+    artifacts: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None or any(s.status in ("failed", "missing") for s in self.statuses)
+
+    def status_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for status in self.statuses:
+            counts[status.status] = counts.get(status.status, 0) + 1
+        return dict(sorted(counts.items()))
+
+    def summary(self) -> dict[str, Any]:
+        by_language: dict[str, dict[str, int]] = {}
+        for status in self.statuses:
+            row = by_language.setdefault(status.language, {})
+            row[status.status] = row.get(status.status, 0) + 1
+        return {
+            "root": self.root,
+            "files": len(self.statuses),
+            "statuses": self.status_counts(),
+            "languages": {k: dict(sorted(v.items())) for k, v in sorted(by_language.items())},
+            "excluded": len(self.excluded),
+            "definitions": sum(len(i.definitions) for i in self.indexes),
+            "calls": sum(len(i.calls) for i in self.indexes),
+            "imports": sum(len(i.imports) for i in self.indexes),
+            "seconds": round(self.seconds, 3),
+            "error": self.error,
+            "problems": [
+                {"path": s.path, "status": s.status, "reason": s.reason}
+                for s in self.statuses
+                if s.status in ("failed", "missing", "truncated") or s.reason
+            ],
+        }
+
+
+# ---- the work of one file, in a worker process -------------------------------------------------
+
+
+def _content_flags(path: str, language: str, data: bytes) -> tuple[str, ...]:
+    flags: list[str] = []
+    if language == "go" and _GO_GENERATED.search(data[:65536]):
+        flags.append("generated")
+    if language in ("javascript", "typescript", "tsx"):
+        if path.endswith((".min.js", ".min.mjs", ".min.cjs")):
+            flags.append("minified")
+        elif data:
+            long_bytes = sum(len(line) for line in data.split(b"\n") if len(line) >= MINIFIED_LINE)
+            if long_bytes * 2 > len(data):
+                flags.append("minified")
+    return tuple(flags)
+
+
+def _limit(index: FileIndex, max_records: int) -> tuple[FileIndex, bool]:
+    over = len(index.calls) > max_records or len(index.definitions) > max_records
+    if not over:
+        return index, False
+    return (
+        replace(
+            index,
+            calls=index.calls[:max_records],
+            definitions=index.definitions[:max_records],
+            references=index.references[:max_records],
+            flags=(*index.flags, "truncated"),
+        ),
+        True,
+    )
+
+
+_Task = tuple[str, str, bytes, str, int, tuple[Any, ...]]
+_Outcome = tuple[str, str, str, tuple[str, ...], FileIndex | None, dict[str, Any]]
+
+
+def _index_one(task: _Task) -> _Outcome:
+    """Parse and extract one file: (path, status, reason, flags, index, plugin artifacts)."""
+    path, language, data, file_hash, max_records, plugins = task
+    spec = all_languages()[language]
+    flags = _content_flags(path, language, data)
+    reasons: list[str] = []
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        flags = (*flags, "invalid-utf8")
+        reasons.append(f"invalid UTF-8 at byte {error.start} (read with replacement)")
+    try:
+        tree = parser(spec.grammar).parse(data)
+        index = spec.extract_function()(tree, data, path, file_hash)
+        artifacts = {p.name: p.analyze(tree, data, path) for p in plugins if language in p.languages}
+        del tree
+    except Exception as error:  # a parser or extractor bug must not end the run
+        return path, "failed", f"index error: {type(error).__name__}: {error}", flags, None, {}
+    if index.syntax_errors:
+        reasons.append(f"{index.syntax_errors} syntax error(s), indexed what the parser recovered")
+    index = replace(index, flags=tuple(sorted({*index.flags, *flags})))
+    index, truncated = _limit(index, max_records)
+    if truncated:
+        reasons.append(f"more than {max_records} records: index cut at the limit")
+    status = "truncated" if truncated else "indexed"
+    return path, status, "; ".join(reasons), index.flags, index, artifacts
+
+
+def _worker_init() -> None:
+    # Extraction builds many small objects and keeps them; the cyclic collector only slows it down.
+    gc.disable()
+
+
+# ---- the run ----------------------------------------------------------------------------------
+
+
+def _read(root: Path, rel: str, max_bytes: int) -> tuple[bytes | None, str, str]:
+    """Read a file once: (bytes, status, reason); bytes None when it cannot be indexed."""
+    full = root / rel
+    try:
+        size = full.stat().st_size
+        if size > max_bytes:
+            return None, "failed", f"file of {size} bytes is larger than the limit of {max_bytes} bytes"
+        with open(full, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except FileNotFoundError:
+        return None, "missing", "deleted before it was read"
+    except IsADirectoryError:
+        return None, "failed", "is a folder"
+    except OSError as error:
+        return None, "failed", f"unreadable: {error.strerror or error}"
+    if len(data) > max_bytes:
+        return None, "failed", f"file grew past the limit of {max_bytes} bytes while read"
+    if b"\0" in data[:8192]:
+        return None, "failed", "binary content (NUL bytes)"
+    return data, "", ""
+
+
+def run_index(
+    root: str | os.PathLike[str],
+    options: IndexOptions | None = None,
+    store: Any | None = None,
+    progress: Progress | None = None,
+) -> IndexResult:
+    """Index the project under ``root``. ``store`` (MemoryStore, SqliteStore, or None) caches."""
+    started = time.monotonic()
+    base = Path(root)
+    options = (options or IndexOptions()).validated()
+    config = options.config if options.config is not None else load_config(base)
+    known = all_languages()
+    names = options.languages
+    if config.languages:
+        unknown = [n for n in config.languages if n not in known]
+        if unknown:
+            raise ConfigError(f"{config.source}: unknown language(s) {', '.join(unknown)}")
+        names = tuple(n for n in names if n in config.languages) or tuple(sorted(config.languages))
+    specs = [known[name] for name in names]
+    found = discover(base, specs, config)
+    return index_files(base, found, specs, options, store, progress, started)
+
+
+def index_files(
+    base: Path,
+    found: Discovery,
+    specs: Sequence[LanguageSpec],
+    options: IndexOptions,
+    store: Any | None,
+    progress: Progress | None,
+    started: float,
+) -> IndexResult:
+    """Index the discovered files (the part of ``run_index`` after discovery)."""
+    grammars = {spec.name: grammar_version(spec.grammar) for spec in specs}
+    statuses: dict[str, FileStatus] = {}
+    indexes: dict[str, FileIndex] = {}
+    artifacts: dict[str, dict[str, Any]] = {p.name: {} for p in options.plugins}
+    total = len(found.files)
+    done = 0
+    error: str | None = None
+
+    def deadline_passed() -> bool:
+        return options.deadline is not None and time.monotonic() - started > options.deadline
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    # 1. read each file once, hash it, and ask the store in one batch
+    pending: list[tuple[str, str, bytes, Key]] = []
+    try:
+        for source in found.files:
+            if deadline_passed():
+                raise TimeoutError(f"deadline of {options.deadline} s passed")
+            data, status, reason = _read(base, source.path, options.max_file_bytes)
+            if data is None:
+                statuses[source.path] = FileStatus(source.path, source.language, status, reason=reason)
+                tick()
+                continue
+            file_hash = fileindex.content_hash(data)
+            key = Key(file_hash, source.path, fileindex.VERSION, grammars[source.language], source.language)
+            pending.append((source.path, source.language, data, key))
+        cached = store.get_many(key for *_, key in pending) if store is not None else {}
+        misses: list[tuple[str, str, bytes, Key]] = []
+        for path, language, data, key in pending:
+            hit = cached.get(key)
+            plugin_hits = _restore_plugins(store, key, language, options.plugins) if hit else None
+            if hit is not None and plugin_hits is not None:
+                indexes[path] = hit
+                flags = hit.flags
+                status = "truncated" if "truncated" in flags else "cached"
+                statuses[path] = FileStatus(path, language, status, key.hash, _cached_reason(hit), flags)
+                for name, artifact in plugin_hits.items():
+                    artifacts[name][path] = artifact
+                tick()
+            else:
+                misses.append((path, language, data, key))
+        # 2. parse what the store did not have, largest first so one big file does not cap the pool
+        misses.sort(key=lambda item: (-len(item[2]), item[0]))
+        keys = {path: key for path, _, _, key in misses}
+        tasks: list[_Task] = [
+            (path, language, data, key.hash, options.max_records, _plugins_for(language, options.plugins))
+            for path, language, data, key in misses
+        ]
+        fresh: list[tuple[Key, FileIndex]] = []
+        for outcome in _map(tasks, options.workers, deadline_passed):
+            path, status, reason, flags, index, produced = outcome
+            key = keys[path]
+            language = key.language
+            statuses[path] = FileStatus(path, language, status, key.hash, reason, flags)
+            if index is not None:
+                indexes[path] = index
+                fresh.append((key, index))
+                for name, artifact in produced.items():
+                    artifacts[name][path] = artifact
+                    if store is not None and hasattr(_plugin(options.plugins, name), "restore"):
+                        plugin = _plugin(options.plugins, name)
+                        store.put_artifact(key, name, str(plugin.version), artifact)
+            tick()
+        if store is not None and fresh:
+            store.put_many(fresh)
+    except KeyboardInterrupt:
+        error = "cancelled (interrupted)"
+    except TimeoutError as timeout:
+        error = f"cancelled: {timeout}"
+    for source in found.files:
+        if source.path not in statuses:
+            statuses[source.path] = FileStatus(
+                source.path, source.language, "missing", reason="not indexed: the run was cancelled"
+            )
+    ordered = tuple(statuses[s.path] for s in found.files)
+    return IndexResult(
+        root=str(base),
+        indexes=tuple(indexes[p] for p in sorted(indexes)),
+        statuses=ordered,
+        excluded=found.excluded,
+        error=error,
+        seconds=time.monotonic() - started,
+        artifacts={name: dict(sorted(v.items())) for name, v in sorted(artifacts.items())},
+    )
+
+
+def _cached_reason(index: FileIndex) -> str:
+    reasons = []
+    if "invalid-utf8" in index.flags:
+        reasons.append("invalid UTF-8 (read with replacement)")
+    if index.syntax_errors:
+        reasons.append(f"{index.syntax_errors} syntax error(s), indexed what the parser recovered")
+    return "; ".join(reasons)
+
+
+def _plugin(plugins: Iterable[Any], name: str) -> Any:
+    return next(p for p in plugins if p.name == name)
+
+
+def _plugins_for(language: str, plugins: Iterable[Any]) -> tuple[Any, ...]:
+    return tuple(p for p in plugins if language in p.languages)
+
+
+def _restore_plugins(store: Any, key: Key, language: str, plugins: Iterable[Any]) -> dict[str, Any] | None:
+    """Artifacts of every plugin of this language from the store, or None when one must parse."""
+    restored: dict[str, Any] = {}
+    for plugin in _plugins_for(language, plugins):
+        if not hasattr(plugin, "restore") or store is None:
+            return None
+        artifact = store.get_artifact(key, plugin.name, str(plugin.version))
+        if artifact is None:
+            return None
+        restored[plugin.name] = plugin.restore(artifact)
+    return restored
+
+
+def _map(tasks: list[_Task], workers: int, cancelled: Callable[[], bool]) -> Iterable[_Outcome]:
+    """Run ``_index_one`` over the tasks, in this process for one worker or few files."""
+    if workers <= 1 or len(tasks) < 4:
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            for task in tasks:
+                if cancelled():
+                    raise TimeoutError("deadline passed")
+                yield _index_one(task)
+        finally:
+            if enabled:
+                gc.enable()
+        return
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    pool = context.Pool(min(workers, len(tasks)), initializer=_worker_init)
+    try:
+        for outcome in pool.imap_unordered(_index_one, tasks, chunksize=1):
+            if cancelled():
+                raise TimeoutError("deadline passed")
+            yield outcome
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()

@@ -1,0 +1,15 @@
+"""Python: imports, definitions, calls, receivers and dynamic features."""
+
+from projectgraph.languages.base import LanguageSpec
+
+LANGUAGES = (
+    LanguageSpec(
+        name="python",
+        extensions=(".py", ".pyi"),
+        grammar="python",
+        extractor="projectgraph.languages.python.extract:extract",
+        tier="deep",
+        edge_kinds=("direct", "import", "export", "member", "assignment", "cha", "name", "wildcard", "reference"),
+        extracts=("imports", "definitions", "classes", "calls", "references", "assignments", "dynamic"),
+    ),
+)
