@@ -57,6 +57,10 @@ def load_config(root: Path) -> ProjectConfig:
         raise ConfigError(f"{where}: not valid TOML: {error}") from None
     except OSError as error:
         raise ConfigError(f"{where}: cannot read: {error}") from None
+    if table is None:
+        return ProjectConfig()
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where} must be a table")
     if not table:
         return ProjectConfig()
     known = {"extensions", "ignore", "languages", "sys_path", "test_paths", "sources"}
@@ -68,7 +72,12 @@ def load_config(root: Path) -> ProjectConfig:
         isinstance(k, str) and isinstance(v, str) for k, v in extensions.items()
     ):
         raise ConfigError(f"{where}: 'extensions' must map an extension to a language name")
-    pairs = tuple(sorted((k if k.startswith(".") else "." + k, v) for k, v in extensions.items()))
+    claimed: dict[str, str] = {}
+    for ext, name in extensions.items():
+        ext = ext if ext.startswith(".") else "." + ext
+        if claimed.setdefault(ext, name) != name:
+            raise ConfigError(f"{where}: extension {ext!r} is mapped to both {claimed[ext]!r} and {name!r}")
+    pairs = tuple(sorted(claimed.items()))
     return ProjectConfig(
         extensions=pairs,
         ignore=_strings(table, "ignore", where),

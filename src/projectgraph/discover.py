@@ -19,7 +19,7 @@ from pathlib import Path
 import pathspec
 
 from projectgraph.config import ConfigError, ProjectConfig
-from projectgraph.languages import LanguageSpec
+from projectgraph.languages import LanguageSpec, all_languages
 
 ALWAYS_SKIPPED_DIRS = frozenset({".git", ".projectgraph", ".hg", ".svn"})
 GENERATED_DART = (".g.dart", ".freezed.dart")
@@ -47,9 +47,12 @@ class Discovery:
 
 
 def extension_map(
-    languages: Iterable[LanguageSpec], overrides: Iterable[tuple[str, str]] = ()
+    languages: Iterable[LanguageSpec], overrides: Iterable[tuple[str, str]] = (), source: str = ""
 ) -> dict[str, str]:
-    """Extension -> language. Two languages claiming one extension is an error; overrides win."""
+    """Extension -> language. Two languages claiming one extension is an error; overrides win.
+
+    An override naming a known language outside this run is left out; an unknown one is an error.
+    """
     mapping: dict[str, str] = {}
     specs = list(languages)
     for spec in specs:
@@ -59,10 +62,15 @@ def extension_map(
                 raise ConfigError(f"languages {other!r} and {spec.name!r} both claim the extension {ext!r}")
             mapping[ext] = spec.name
     names = {spec.name for spec in specs}
+    known = names | set(all_languages())
+    where = f"{source}: " if source else ""
     seen: dict[str, str] = {}
     for ext, name in overrides:
         if ext in seen and seen[ext] != name:
-            raise ConfigError(f"extension {ext!r} is mapped to both {seen[ext]!r} and {name!r}")
+            raise ConfigError(f"{where}extension {ext!r} is mapped to both {seen[ext]!r} and {name!r}")
+        if name not in known:
+            listed = ", ".join(sorted(known))
+            raise ConfigError(f"{where}unknown language {name!r} for the extension {ext!r} (known: {listed})")
         seen[ext] = name
         if name not in names:
             continue  # an override for a language not indexed in this run
@@ -198,7 +206,7 @@ def discover(
         raise FileNotFoundError(f"not a folder: {base}")
     config = config or ProjectConfig()
     specs = list(languages)
-    mapping = extension_map(specs, config.extensions)
+    mapping = extension_map(specs, config.extensions, config.source)
     excluded: list[Excluded] = []
     listed = _git_files(base)
     git = listed is not None

@@ -29,7 +29,7 @@ from projectgraph.languages.base import grammar_version, parser
 DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 DEFAULT_MAX_RECORDS = 200_000
 MINIFIED_LINE = 1000
-_GO_GENERATED = re.compile(rb"^// Code generated .* DO NOT EDIT\.$", re.MULTILINE)
+_GO_GENERATED = re.compile(rb"^// Code generated .* DO NOT EDIT\.\r?$", re.MULTILINE)
 
 Progress = Callable[[int, int], None]
 
