@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import click
 
+from projectgraph.cli import graph as graph_command
 from projectgraph.cli import index as index_command
+from projectgraph.cli import reach as reach_command
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
@@ -23,4 +25,5 @@ def main() -> None:
     """The call graph of a whole project, with honest reach answers."""
 
 
-main.add_command(index_command.command)
+for _command in (index_command, graph_command, reach_command):
+    main.add_command(_command.command)

@@ -1,0 +1,63 @@
+"""``projectgraph reach TARGET... [--source S]... [--sources-only] [--json]``.
+
+Exit codes: 0 every target found; 1 a target not found (and none uncertain); 3 a target uncertain
+or without a known key; 2 a usage error (bad key, unknown source).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from projectgraph.cli.common import emit_json, fail
+from projectgraph.cli.project import load_project, project_option
+from projectgraph.keys import KeyError_
+from projectgraph.reach import SOURCES_AND_ROOTS, SOURCES_ONLY, Query, ReachError, Source, Target, reach
+
+
+@click.command("reach")
+@click.argument("targets", nargs=-1, required=True)
+@click.option("--source", "sources", multiple=True, help="An entry point: path:Qualified.name or a key.")
+@click.option("--sources-only", is_flag=True, help="Search from the sources alone, not the roots.")
+@click.option("--max-depth", type=int, default=0, help="Stop the search at this depth (0: no cap).")
+@project_option
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def command(
+    targets: tuple[str, ...],
+    sources: tuple[str, ...],
+    sources_only: bool,
+    max_depth: int,
+    project: Path | None,
+    as_json: bool,
+) -> None:
+    """Does code that runs reach each TARGET (an external key such as yaml//load)?"""
+    try:
+        wanted = tuple(Target.by_key(t) for t in targets)
+    except KeyError_ as error:
+        fail(str(error))
+        return
+    if sources_only and not sources:
+        fail("--sources-only needs at least one --source")
+    run = load_project(project)
+    query = Query(
+        targets=wanted,
+        sources=tuple(Source.parse(s) for s in sources),
+        mode=SOURCES_ONLY if sources_only else SOURCES_AND_ROOTS,
+        max_depth=max_depth,
+    )
+    try:
+        results = reach(run.graph, query)
+    except ReachError as error:
+        fail(str(error))
+        return
+    if as_json:
+        emit_json({"results": [r.to_json() for r in results]})
+    else:
+        for result in results:
+            click.echo(str(result))
+    statuses = {r.status for r in results}
+    if statuses & {"uncertain", "no-such-target"}:
+        raise SystemExit(3)
+    if "not-found" in statuses:
+        raise SystemExit(1)

@@ -1,0 +1,142 @@
+"""Link: resolve imports, calls and bases across the files of a project into one ``Graph``.
+
+``build(indexes, options)`` reads only the index records and the manifests; each language's
+resolver lives in its own module here, and they share ``core.GraphBuilder``. The graph it gives
+does not depend on the order of the indexes.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from projectgraph import fileindex
+from projectgraph.fileindex import FileIndex
+from projectgraph.graph import VERSION, FileEntry, Graph, Node
+from projectgraph.link.core import GraphBuilder, module_node
+from projectgraph.link.python import PythonLinker
+from projectgraph.manifests import EntryPoint, Manifests, read_manifests
+from projectgraph.roots import Rule, find
+
+DEFAULT_MAX_EDGES = 5_000_000
+DEFAULT_MAX_EXPORT_HOPS = 10
+_INCOMPLETE = ("failed", "missing", "truncated")
+
+
+@dataclass(frozen=True)
+class LinkOptions:
+    root: str | None = None  # the project folder, for manifests; None reads no manifest
+    sys_path: tuple[str, ...] = ()  # more Python import roots, relative to the root
+    files: tuple[Any, ...] = ()  # FileStatus records of the index run
+    test_paths: tuple[str, ...] = fileindex.DEFAULT_TEST_PATHS
+    rules: tuple[Rule, ...] = ()
+    max_edges: int = 0  # 0: 5,000,000
+    max_export_hops: int = 0  # 0: 10
+    manifests: Manifests | None = None  # already read (else read from root)
+
+
+def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> Graph:
+    """Link the indexes of one project into its graph."""
+    options = options or LinkOptions()
+    if options.max_edges < 0 or options.max_export_hops < 0:
+        raise ValueError("max_edges and max_export_hops cannot be negative")
+    max_edges = options.max_edges or DEFAULT_MAX_EDGES
+    hops = options.max_export_hops or DEFAULT_MAX_EXPORT_HOPS
+    ordered = sorted(indexes, key=lambda i: i.path)
+    paths = tuple(i.path for i in ordered) + tuple(getattr(f, "path", "") for f in options.files)
+    manifests = options.manifests or read_manifests(options.root, paths)
+    builder = GraphBuilder()
+
+    python = PythonLinker(ordered, builder, [*manifests.python_roots, *options.sys_path], hops)
+    python.link()
+    python.decorator_edges()
+    linkers: list[Any] = [python]
+    try:
+        from projectgraph.link.javascript import JavaScriptLinker
+    except ImportError:  # the JavaScript resolver is optional while it is written
+        JavaScriptLinker = None  # type: ignore[assignment,misc]  # noqa: N806
+    if JavaScriptLinker is not None:
+        js = JavaScriptLinker(ordered, builder, manifests, hops)
+        js.link()
+        linkers.append(js)
+    else:
+        for index in ordered:
+            if index.language != "python":
+                builder.node(module_node(index.path, index.language))
+
+    # files with no complete index are module nodes too, so a query can name them
+    entries = _file_entries(ordered, options.files)
+    for entry in entries:
+        if entry.status in ("failed", "missing"):
+            builder.node(module_node(entry.path, entry.language))
+
+    indexed_paths = {i.path for i in ordered}
+
+    def resolve_entry(entry: EntryPoint) -> str | None:
+        for linker in linkers:
+            key = linker.resolve_entry_point(entry) if hasattr(linker, "resolve_entry_point") else None
+            if key is not None:
+                return key
+        if ":" in entry.target and entry.group != "bin":
+            module, _, qualname = entry.target.partition(":")
+            return python.resolve_entry(module.strip(), qualname.strip().split("[")[0].strip())
+        base = posixpath.dirname(entry.manifest)
+        path = posixpath.normpath(posixpath.join(base, entry.target))
+        return path if path in indexed_paths else None
+
+    def handler_refs(index: FileIndex, methods: Sequence[str]) -> list[str]:
+        for linker in linkers:
+            if hasattr(linker, "handler_refs") and index.language in getattr(linker, "languages", ()):
+                found: list[str] = linker.handler_refs(index, methods)
+                return found
+        return []
+
+    root_set = find(ordered, manifests, resolve_entry, options.test_paths, options.rules, handler_refs)
+    nodes, edges, unresolved, truncations = builder.finish(max_edges)
+    stats = {
+        "version": VERSION,
+        "files": len(entries),
+        "nodes": len(nodes),
+        "edges": len(edges),
+        "unresolved": len(unresolved),
+        "roots": len(root_set.roots),
+        "root_fallback": root_set.fallback,
+        "incomplete_files": sum(1 for e in entries if e.status in _INCOMPLETE),
+        "manifest_problems": list(manifests.problems),
+    }
+    return Graph(
+        nodes=tuple(nodes),
+        edges=tuple(edges),
+        roots=root_set.roots,
+        unresolved=tuple(unresolved),
+        dynamic=tuple(sorted(set(builder.dynamic))),
+        truncations=tuple(truncations),
+        files=entries,
+        stats=stats,
+    )
+
+
+def _file_entries(indexes: Sequence[FileIndex], statuses: Iterable[Any]) -> tuple[FileEntry, ...]:
+    by_path: dict[str, FileEntry] = {}
+    for index in indexes:
+        status = "truncated" if "truncated" in index.flags else "indexed"
+        by_path[index.path] = FileEntry(index.path, index.language, status, index.hash)
+    for status in statuses:
+        kind = status.status if status.status in _INCOMPLETE else by_path.get(status.path, status).status
+        if kind == "cached":
+            kind = "indexed"
+        by_path[status.path] = FileEntry(
+            status.path, status.language, kind, status.hash, getattr(status, "reason", "")
+        )
+    return tuple(by_path[p] for p in sorted(by_path))
+
+
+def build_project(root: str | Path, indexes: Iterable[FileIndex], files: Sequence[Any] = (), **kw: Any) -> Graph:
+    """``build`` with the manifests of ``root``."""
+    return build(indexes, LinkOptions(root=str(root), files=tuple(files), **kw))
+
+
+__all__ = ["DEFAULT_MAX_EDGES", "LinkOptions", "Node", "build", "build_project"]

@@ -1,0 +1,166 @@
+"""What every language's resolver shares: resolved values, the edge collector, class hierarchies.
+
+A resolver turns names into ``Value``s: a first-party definition, a module, an external key, or an
+instance of a class (first-party or external). The ``GraphBuilder`` collects nodes, edges and
+unresolved sites; ``finish`` sorts them, keeps one edge per (caller, callee, site) and applies
+``max_edges``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from projectgraph import keys
+from projectgraph.fileindex import Definition
+from projectgraph.graph import Dynamic, Edge, Node, Site, Truncation, Unresolved, strongest
+
+
+class Value(NamedTuple):
+    """A resolved name. ``kind``: def | module | ext | inst | inst_ext | func_value."""
+
+    kind: str
+    key: str
+
+
+@dataclass
+class DefInfo:
+    """A first-party definition and where it lives."""
+
+    key: str
+    path: str
+    definition: Definition
+    language: str
+
+    @property
+    def qualname(self) -> str:
+        return self.definition.qualname
+
+    @property
+    def is_class(self) -> bool:
+        return self.definition.kind in ("class", "interface", "abstract_class")
+
+    @property
+    def is_callable(self) -> bool:
+        return self.definition.kind in ("function", "method", "constructor", "getter", "setter")
+
+
+class GraphBuilder:
+    """Collects what the resolvers find; nothing here knows a language."""
+
+    def __init__(self) -> None:
+        self.nodes: dict[str, Node] = {}
+        self.edges: list[Edge] = []
+        self.unresolved: list[Unresolved] = []
+        self.dynamic: list[Dynamic] = []
+        self.truncations: list[Truncation] = []
+
+    def node(self, node: Node) -> None:
+        self.nodes.setdefault(node.key, node)
+
+    def external(self, key: str, language: str) -> str:
+        if key not in self.nodes:
+            self.nodes[key] = Node(
+                key=key, kind="external", language=language, external=key, name=keys.last_segment(key)
+            )
+        return key
+
+    def edge(self, caller: str, callee: str, relation: str, kind: str, site: Site, via: str = "") -> None:
+        if caller == callee and relation != "calls":
+            return
+        self.edges.append(Edge(caller, callee, relation, kind, site, via))
+
+    def unresolved_site(self, site: Unresolved) -> None:
+        self.unresolved.append(site)
+
+    def finish(self, max_edges: int) -> tuple[list[Node], list[Edge], list[Unresolved], list[Truncation]]:
+        edges = strongest(self.edges)
+        if len(edges) > max_edges:
+            self.truncations.append(
+                Truncation("max_edges", f"{len(edges)} edges found, {max_edges} kept (max_edges)")
+            )
+            # keep the strongest edges first, then the rest in order, deterministically
+            edges = sorted(sorted(edges, key=lambda e: -_rank(e))[:max_edges])
+        return (
+            sorted(self.nodes.values()),
+            edges,
+            sorted(set(self.unresolved)),
+            sorted(set(self.truncations)),
+        )
+
+
+def _rank(edge: Edge) -> int:
+    return {"high": 3, "medium": 2, "low": 1}[edge.confidence]
+
+
+def c3_linearize(cls: str, bases_of: dict[str, list[str]], limit: int = 64) -> list[str]:
+    """The C3 method resolution order of ``cls``; a depth-first order when C3 fails."""
+    cache: dict[str, list[str]] = {}
+
+    def mro(name: str, depth: int) -> list[str]:
+        if name in cache:
+            return cache[name]
+        if depth > limit:
+            return [name]
+        cache[name] = [name]  # a cycle in bases stops here
+        bases = bases_of.get(name, [])
+        sequences = [list(mro(base, depth + 1)) for base in bases] + [list(bases)]
+        result = [name]
+        while True:
+            sequences = [seq for seq in sequences if seq]
+            if not sequences:
+                break
+            for seq in sequences:
+                head = seq[0]
+                if not any(head in other[1:] for other in sequences):
+                    break
+            else:  # inconsistent hierarchy: fall back to depth-first, first occurrence
+                rest = [n for seq in sequences for n in seq]
+                result.extend(dict.fromkeys(n for n in rest if n not in result))
+                break
+            result.append(head)
+            for seq in sequences:
+                if seq and seq[0] == head:
+                    del seq[0]
+        cache[name] = result
+        return result
+
+    return mro(cls, 0)
+
+
+def subclasses_closure(direct: dict[str, list[str]], cls: str) -> list[str]:
+    """Every transitive subclass of ``cls`` in a fixed order."""
+    seen: dict[str, None] = {}
+    stack = list(reversed(direct.get(cls, [])))
+    while stack:
+        sub = stack.pop()
+        if sub in seen or sub == cls:
+            continue
+        seen[sub] = None
+        stack.extend(reversed(direct.get(sub, [])))
+    return list(seen)
+
+
+def node_for(info: DefInfo) -> Node:
+    d = info.definition
+    return Node(
+        key=info.key,
+        kind=d.kind,
+        path=info.path,
+        line=d.line,
+        end_line=d.end_line,
+        language=info.language,
+        name=d.name,
+        qualname=d.qualname,
+        signature=d.signature,
+        doc=d.doc,
+    )
+
+
+def module_node(path: str, language: str, line_count: int = 0) -> Node:
+    return Node(key=path, kind="module", path=path, line=1, end_line=line_count, language=language, name=path)
+
+
+def unique(values: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(values))

@@ -1,0 +1,233 @@
+"""The manifests of a project, read once: entry points, dependencies and import roots.
+
+Python: pyproject.toml (``[project]`` scripts, gui-scripts, entry points, dependencies; Poetry;
+setuptools ``package-dir``), setup.cfg, requirements*.txt. JavaScript: every package.json (name,
+main, bin, exports, dependencies). A manifest that cannot be read is skipped and named in
+``problems``; it never stops a run.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+_REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+@dataclass(frozen=True, order=True)
+class EntryPoint:
+    manifest: str  # the manifest's path
+    group: str  # console_scripts | gui_scripts | <entry point group> | bin | main | exports
+    name: str
+    target: str  # "pkg.mod:func" (Python) or a file path relative to the manifest's folder (JS)
+
+
+@dataclass(frozen=True)
+class PackageJson:
+    path: str  # the package.json path, relative to the root
+    name: str
+    main: str
+    module: str
+    exports: Any
+    bin: dict[str, str]
+    types: str
+
+
+@dataclass(frozen=True)
+class Manifests:
+    entry_points: tuple[EntryPoint, ...] = ()
+    dependencies: frozenset[str] = frozenset()  # normalized names, any ecosystem
+    python_roots: tuple[str, ...] = ()  # import roots, relative to the project root
+    packages: tuple[PackageJson, ...] = ()
+    problems: tuple[str, ...] = ()
+    files: dict[str, str] = field(default_factory=dict)  # path -> raw text of tsconfig/jsconfig
+
+
+def normalize(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _requirement_names(lines: list[str]) -> set[str]:
+    names = set()
+    for line in lines:
+        line = line.split("#", 1)[0].strip()
+        if not line or line.startswith("-"):
+            continue
+        match = _REQ_NAME.match(line)
+        if match:
+            names.add(normalize(match.group(1)))
+    return names
+
+
+def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Manifests:
+    """Read the manifests under ``root``. ``paths`` are the project's files (for nested package.json)."""
+    if root is None:
+        return Manifests()
+    base = Path(root)
+    entries: list[EntryPoint] = []
+    deps: set[str] = set()
+    roots: list[str] = []
+    problems: list[str] = []
+    packages: list[PackageJson] = []
+    configs: dict[str, str] = {}
+
+    pyproject = base / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+            _read_pyproject(data, entries, deps, roots)
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+            problems.append(f"pyproject.toml: {error}")
+    setup_cfg = base / "setup.cfg"
+    if setup_cfg.is_file():
+        try:
+            _read_setup_cfg(setup_cfg, entries, deps, roots)
+        except (OSError, configparser.Error, UnicodeDecodeError) as error:
+            problems.append(f"setup.cfg: {error}")
+    for req in sorted(base.glob("requirements*.txt")):
+        try:
+            deps |= _requirement_names(req.read_text(encoding="utf-8", errors="replace").splitlines())
+        except OSError as error:
+            problems.append(f"{req.name}: {error}")
+    if (base / "src").is_dir() and "src" not in roots:
+        roots.append("src")
+
+    json_manifests = sorted(
+        {p for p in paths if p.rsplit("/", 1)[-1] in ("package.json",)}
+        | ({"package.json"} if (base / "package.json").is_file() else set())
+    )
+    for rel in json_manifests:
+        if "node_modules/" in rel:
+            continue
+        try:
+            data = json.loads((base / rel).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            problems.append(f"{rel}: {error}")
+            continue
+        if not isinstance(data, dict):
+            continue
+        package = _read_package_json(rel, data, entries, deps)
+        packages.append(package)
+    for rel in sorted({p for p in paths if p.rsplit("/", 1)[-1].startswith(("tsconfig", "jsconfig"))}
+                      | {n for n in ("tsconfig.json", "jsconfig.json") if (base / n).is_file()}):
+        if not rel.endswith(".json"):
+            continue
+        try:
+            configs[rel] = (base / rel).read_text(encoding="utf-8")
+        except OSError as error:
+            problems.append(f"{rel}: {error}")
+    return Manifests(
+        entry_points=tuple(sorted(set(entries))),
+        dependencies=frozenset(deps),
+        python_roots=tuple(dict.fromkeys(roots)),
+        packages=tuple(packages),
+        problems=tuple(problems),
+        files=configs,
+    )
+
+
+def _read_pyproject(
+    data: dict[str, Any], entries: list[EntryPoint], deps: set[str], roots: list[str]
+) -> None:
+    project = data.get("project", {})
+    for group, key in (("console_scripts", "scripts"), ("gui_scripts", "gui-scripts")):
+        for name, target in (project.get(key) or {}).items():
+            if isinstance(target, str):
+                entries.append(EntryPoint("pyproject.toml", group, name, target))
+    for group, table in (project.get("entry-points") or {}).items():
+        if isinstance(table, dict):
+            for name, target in table.items():
+                if isinstance(target, str):
+                    entries.append(EntryPoint("pyproject.toml", group, name, target))
+    deps |= _requirement_names(list(project.get("dependencies") or []))
+    for extra in (project.get("optional-dependencies") or {}).values():
+        deps |= _requirement_names(list(extra or []))
+    for group in (data.get("dependency-groups") or {}).values():
+        deps |= _requirement_names([g for g in group if isinstance(g, str)])
+    tool = data.get("tool", {})
+    poetry = tool.get("poetry", {})
+    for name, target in (poetry.get("scripts") or {}).items():
+        if isinstance(target, str):
+            entries.append(EntryPoint("pyproject.toml", "console_scripts", name, target))
+    for table in ("dependencies", "dev-dependencies"):
+        deps |= {normalize(n) for n in (poetry.get(table) or {}) if n != "python"}
+    for group in (poetry.get("group") or {}).values():
+        deps |= {normalize(n) for n in (group.get("dependencies") or {}) if n != "python"}
+    for package in poetry.get("packages") or []:
+        if isinstance(package, dict) and package.get("from"):
+            roots.append(str(package["from"]).strip("/"))
+    setuptools = tool.get("setuptools", {})
+    package_dir = setuptools.get("package-dir") or {}
+    if isinstance(package_dir, dict) and package_dir.get(""):
+        roots.append(str(package_dir[""]).strip("/"))
+    find = (setuptools.get("packages") or {}) if isinstance(setuptools.get("packages"), dict) else {}
+    for where in (find.get("find") or {}).get("where", []) if isinstance(find.get("find"), dict) else []:
+        if where not in (".", ""):
+            roots.append(str(where).strip("/"))
+
+
+def _read_setup_cfg(path: Path, entries: list[EntryPoint], deps: set[str], roots: list[str]) -> None:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read_string(path.read_text(encoding="utf-8"))
+    if parser.has_option("options", "install_requires"):
+        deps |= _requirement_names(parser.get("options", "install_requires").splitlines())
+    if parser.has_option("options", "package_dir"):
+        for line in parser.get("options", "package_dir").splitlines():
+            key, _, value = line.partition("=")
+            if key.strip() == "" and value.strip():
+                roots.append(value.strip().strip("/"))
+    if parser.has_section("options.entry_points"):
+        for group, text in parser.items("options.entry_points"):
+            for line in text.splitlines():
+                name, sep, target = line.partition("=")
+                if sep:
+                    entries.append(EntryPoint("setup.cfg", group.strip(), name.strip(), target.strip()))
+
+
+def _read_package_json(
+    rel: str, data: dict[str, Any], entries: list[EntryPoint], deps: set[str]
+) -> PackageJson:
+    for table in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies"):
+        value = data.get(table)
+        if isinstance(value, dict):
+            deps |= {normalize(n) for n in value}
+    bins: dict[str, str] = {}
+    raw_bin = data.get("bin")
+    name = str(data.get("name") or "")
+    if isinstance(raw_bin, str):
+        bins[name.rsplit("/", 1)[-1] or "bin"] = raw_bin
+    elif isinstance(raw_bin, dict):
+        bins = {str(k): str(v) for k, v in raw_bin.items() if isinstance(v, str)}
+    for bin_name, target in sorted(bins.items()):
+        entries.append(EntryPoint(rel, "bin", bin_name, target))
+    main = data.get("main") if isinstance(data.get("main"), str) else ""
+    if main:
+        entries.append(EntryPoint(rel, "main", name, str(main)))
+    exports = data.get("exports")
+    for target in sorted(set(_export_targets(exports))):
+        entries.append(EntryPoint(rel, "exports", name, target))
+    return PackageJson(
+        path=rel,
+        name=name,
+        main=str(main or ""),
+        module=str(data.get("module") or "") if isinstance(data.get("module"), str) else "",
+        exports=exports,
+        bin=bins,
+        types=str(data.get("types") or data.get("typings") or ""),
+    )
+
+
+def _export_targets(exports: Any) -> list[str]:
+    """Every file path an ``exports`` map can point at (conditions and subpaths flattened)."""
+    if isinstance(exports, str):
+        return [exports] if not exports.endswith(".d.ts") else []
+    if isinstance(exports, list):
+        return [t for item in exports for t in _export_targets(item)]
+    if isinstance(exports, dict):
+        return [t for key, value in exports.items() if key != "types" for t in _export_targets(value)]
+    return []

@@ -1,0 +1,44 @@
+"""The one place that wires the stages together: discover -> index -> link (-> roots)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from projectgraph.config import load_config
+from projectgraph.graph import Graph
+from projectgraph.indexer import IndexOptions, IndexResult, Progress, run_index
+from projectgraph.link import LinkOptions, build
+
+
+@dataclass(frozen=True)
+class ProjectRun:
+    index: IndexResult
+    graph: Graph
+
+
+def build_graph(
+    root: str | os.PathLike[str],
+    options: IndexOptions | None = None,
+    store: Any | None = None,
+    progress: Progress | None = None,
+    sys_path: tuple[str, ...] = (),
+) -> ProjectRun:
+    """Index the project under ``root`` and link it into its graph."""
+    base = Path(root)
+    config = load_config(base)
+    if options is None:
+        options = IndexOptions(config=config)
+    indexed = run_index(base, options, store, progress)
+    graph = build(
+        indexed.indexes,
+        LinkOptions(
+            root=str(base),
+            sys_path=(*config.sys_path, *sys_path),
+            files=indexed.statuses,
+            test_paths=(*LinkOptions().test_paths, *config.test_paths),
+        ),
+    )
+    return ProjectRun(indexed, graph)

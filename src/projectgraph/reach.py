@@ -1,0 +1,386 @@
+"""Reach: does code that runs reach a target? One breadth-first search from the roots (and the
+query's sources) serves every target of a query.
+
+Statuses: ``found`` (with the shortest path), ``not-found`` (no path and no uncertainty concerns the
+target), ``uncertain`` (no path, and an uncertainty concerns it), ``no-such-target`` (no node has
+the key and no uncertainty could name it). The honesty rule: never not-found when the tool does
+not know. Uncertainties are scoped as the seed says: a call with an unknown receiver and a method
+name concerns the targets of that last segment and what any definition of that name reaches; a
+computed import with a static prefix concerns the targets under it; the rest concern every target.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from projectgraph import keys
+from projectgraph.graph import CONFIDENCE, Edge, Graph, Site
+from projectgraph.keys import KeyError_
+
+VERSION = 1
+"""reach.VERSION: the search rules. ``Searched.version`` carries it."""
+
+WALKED = frozenset({"calls", "imports", "references"})
+MAX_LISTED = 3
+SOURCES_AND_ROOTS = "sources-and-roots"
+SOURCES_ONLY = "sources-only"
+_EVERYWHERE_DYNAMIC = ("eval", "exec", "getattr", "require", "import", "import_module", "__import__")
+
+
+class ReachError(ValueError):
+    """A query that cannot be answered as asked (unknown source, bad mode)."""
+
+
+class UnknownSourceError(ReachError):
+    """A source that names no first-party node of the graph."""
+
+
+@dataclass(frozen=True, order=True)
+class Target:
+    key: str
+
+    @staticmethod
+    def by_key(key: str) -> Target:
+        return Target(keys.validate_target(key))
+
+    @staticmethod
+    def by_import(language: str, module: str, *names: str) -> Target:
+        if not module:
+            raise KeyError_("a target by import needs a module")
+        return Target(keys.validate_target(keys.external(module, language, *names)))
+
+    def matches(self, key: str) -> bool:
+        return keys.matches(self.key, key)
+
+    @property
+    def last(self) -> str:
+        return keys.last_segment(self.key)
+
+
+def TargetByKey(key: str) -> Target:  # noqa: N802 - the seed's constructor name
+    return Target.by_key(key)
+
+
+def TargetByImport(language: str, module: str, *names: str) -> Target:  # noqa: N802
+    return Target.by_import(language, module, *names)
+
+
+@dataclass(frozen=True, order=True)
+class Source:
+    key: str
+
+    @staticmethod
+    def by_key(key: str) -> Source:
+        return Source(key)
+
+    @staticmethod
+    def in_file(path: str, qualname: str = "") -> Source:
+        return Source(keys.first_party(path, qualname))
+
+    @staticmethod
+    def parse(text: str) -> Source:
+        """``path:Qualified.name``, ``path`` (the module top level) or a key."""
+        if "//" not in text and ":" in text:
+            path, _, qualname = text.rpartition(":")
+            return Source.in_file(path, qualname)
+        return Source(text)
+
+
+@dataclass(frozen=True)
+class Query:
+    targets: tuple[Target, ...]
+    sources: tuple[Source, ...] = ()
+    mode: str = SOURCES_AND_ROOTS
+    max_depth: int = 0  # 0: no cap
+    deadline: float | None = None  # seconds
+
+
+@dataclass(frozen=True)
+class Hop:
+    key: str
+    kind: str  # the edge kind that reached this node, or the root kind for the first hop
+    site: Site | None
+    confidence: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "kind": self.kind,
+            "confidence": self.confidence,
+            "site": self.site.to_json() if self.site else None,
+        }
+
+
+@dataclass(frozen=True)
+class Uncertainty:
+    kind: str  # unresolved-call | dynamic-flag | budget | root-fallback
+    reason: str
+    site: Site | None = None
+    name: str = ""
+    caller: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "site": self.site.to_json() if self.site else None,
+            "reason": self.reason,
+            "name": self.name,
+            "caller": self.caller,
+        }
+
+
+@dataclass(frozen=True)
+class ReachResult:
+    target: str
+    status: str
+    path: tuple[Hop, ...] = ()
+    sites: tuple[Site, ...] = ()
+    uncertainties: tuple[Uncertainty, ...] = ()
+    searched: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "status": self.status,
+            "path": [hop.to_json() for hop in self.path],
+            "sites": [site.to_json() for site in self.sites],
+            "uncertainties": [u.to_json() for u in self.uncertainties],
+            "searched": self.searched,
+        }
+
+    def __str__(self) -> str:
+        lines = [f"{self.target}: {self.status}"]
+        if self.path:
+            lines.append("  " + path_string(self.path))
+        for u in self.uncertainties:
+            where = f"{u.site.path}:{u.site.line}" if u.site else ""
+            lines.append(f"  {u.kind}: {u.reason} {where}".rstrip())
+        return "\n".join(lines)
+
+
+def path_string(path: Sequence[Hop]) -> str:
+    """``main.py:3 -> handlers.py:12 -> yaml//load``: each hop where its call is; weak hops named."""
+    parts = []
+    for index, hop in enumerate(path):
+        nxt = path[index + 1] if index + 1 < len(path) else None
+        if nxt is not None and nxt.site is not None:
+            text = f"{nxt.site.path}:{nxt.site.line}"
+        else:
+            text = hop.key
+        if index == 0 and hop.kind == "query":
+            text = f"{hop.key} (query)" if nxt is None else f"{hop.key} (query) -> {text}"
+        if nxt is not None and nxt.confidence in ("low", "medium"):
+            text += f" [{nxt.kind}]"
+        parts.append(text)
+    return " -> ".join(parts)
+
+
+def reach(graph: Graph, query: Query) -> list[ReachResult]:
+    """Answer every target of the query with one search."""
+    started = time.monotonic()
+    if query.mode not in (SOURCES_AND_ROOTS, SOURCES_ONLY):
+        raise ReachError(f"unknown source mode {query.mode!r} (use {SOURCES_AND_ROOTS} or {SOURCES_ONLY})")
+    if query.mode == SOURCES_ONLY and not query.sources:
+        raise ReachError("sources-only needs at least one source: a search from no root finds nothing")
+    nodes = graph.node_by_key
+    bad = [
+        s.key
+        for s in query.sources
+        if s.key not in nodes or nodes[s.key].kind == "external" or nodes[s.key].unit
+    ]
+    if bad:
+        raise UnknownSourceError(
+            "unknown source(s): " + ", ".join(bad) + " (a source must name a first-party definition or module)"
+        )
+
+    starts: list[tuple[str, str]] = [(s.key, "query") for s in query.sources]
+    if query.mode == SOURCES_AND_ROOTS:
+        starts += [(r.key, r.kind) for r in graph.roots if r.key in nodes]
+    fallback = query.mode == SOURCES_AND_ROOTS and bool(graph.stats.get("root_fallback"))
+
+    # one breadth-first search; parent pointers give each node's shortest path
+    parent: dict[str, tuple[str | None, Edge | None, str]] = {}
+    queue: deque[tuple[str, int]] = deque()
+    for key, kind in starts:
+        if key not in parent:
+            parent[key] = (None, None, kind)
+            queue.append((key, 0))
+    depth_capped = False
+    timed_out = False
+    out = graph.out_edges
+    while queue:
+        if query.deadline is not None and time.monotonic() - started > query.deadline:
+            timed_out = True
+            break
+        key, depth = queue.popleft()
+        if query.max_depth and depth >= query.max_depth:
+            if out.get(key):
+                depth_capped = True
+            continue
+        for edge in out.get(key, ()):
+            if edge.relation not in WALKED and edge.kind != "package":
+                continue
+            if edge.callee not in parent:
+                parent[edge.callee] = (key, edge, "")
+                queue.append((edge.callee, depth + 1))
+
+    reached = parent
+    scope = _Uncertainties(graph, reached, fallback, depth_capped, timed_out)
+    results = []
+    for target in query.targets:
+        results.append(_answer(graph, target, reached, scope, query, started))
+    return results
+
+
+def _path_to(key: str, reached: dict[str, tuple[str | None, Edge | None, str]]) -> tuple[Hop, ...]:
+    hops: list[Hop] = []
+    current: str | None = key
+    while current is not None:
+        prev, edge, root_kind = reached[current]
+        if edge is None:
+            hops.append(Hop(current, root_kind, None, "high"))
+        else:
+            hops.append(Hop(current, edge.kind, edge.site, CONFIDENCE.get(edge.kind, "low")))
+        current = prev
+    return tuple(reversed(hops))
+
+
+def _answer(
+    graph: Graph,
+    target: Target,
+    reached: dict[str, tuple[str | None, Edge | None, str]],
+    scope: _Uncertainties,
+    query: Query,
+    started: float,
+) -> ReachResult:
+    matching = [n.key for n in graph.nodes if target.matches(n.key) or (n.external and target.matches(n.external))]
+    sites = sorted(
+        {
+            e.site
+            for key in matching
+            for e in graph.in_edges.get(key, ())
+            if e.kind != "package" and e.site is not None and e.site.path
+        }
+    )
+    found = [key for key in matching if key in reached]
+    searched = {
+        "version": VERSION,
+        "roots": sum(1 for _k, (p, _e, _r) in reached.items() if p is None),
+        "reached": len(reached),
+        "mode": query.mode,
+        "seconds": round(time.monotonic() - started, 6),
+    }
+    if found:
+        best = min(found, key=lambda k: (len(_path_to(k, reached)), k))
+        return ReachResult(target.key, "found", _path_to(best, reached), tuple(sites), (), searched)
+    uncertainties, counts = scope.concerning(target)
+    searched["uncertainties"] = counts
+    if uncertainties:
+        return ReachResult(target.key, "uncertain", (), tuple(sites), tuple(uncertainties), searched)
+    if not matching:
+        return ReachResult(target.key, "no-such-target", (), (), (), searched)
+    return ReachResult(target.key, "not-found", (), tuple(sites), (), searched)
+
+
+class _Uncertainties:
+    """Every uncertainty of one search, and which targets each concerns."""
+
+    def __init__(
+        self,
+        graph: Graph,
+        reached: dict[str, Any],
+        fallback: bool,
+        depth_capped: bool,
+        timed_out: bool,
+    ) -> None:
+        self.graph = graph
+        self.everywhere: list[Uncertainty] = []
+        self.by_name: dict[str, list[Uncertainty]] = {}
+        self.by_prefix: list[tuple[str, Uncertainty]] = []
+        if fallback:
+            self.everywhere.append(Uncertainty("root-fallback", "no root rule matched: every exported definition is a root"))
+        if depth_capped:
+            self.everywhere.append(Uncertainty("budget", "the depth cap stopped the search"))
+        if timed_out:
+            self.everywhere.append(Uncertainty("budget", "the deadline stopped the search"))
+        for truncation in graph.truncations:
+            self.everywhere.append(Uncertainty("budget", f"link limit: {truncation.detail}"))
+        for entry in graph.files:
+            if entry.status in ("failed", "missing", "truncated") and not entry.unit:
+                self.everywhere.append(
+                    Uncertainty("budget", f"file {entry.status}: {entry.reason or entry.status}",
+                                Site(entry.path, 0, 0), caller=entry.path)
+                )
+        by_caller = graph.unresolved_by_caller
+        dynamic = graph.dynamic_by_caller
+        for key in sorted(reached):
+            for site in by_caller.get(key, ()):
+                if site.covered:
+                    continue
+                u = Uncertainty("unresolved-call", f"{site.reason}: {site.text}", site.site, site.name, key)
+                if site.prefix:
+                    self.by_prefix.append((site.prefix, u))
+                elif site.name and site.reason in ("unknown-receiver", "no-definition", "ambiguous",
+                                                    "interface-receiver", "trait-receiver"):
+                    self.by_name.setdefault(site.name, []).append(u)
+                else:
+                    self.everywhere.append(u)
+            for flag in dynamic.get(key, ()):
+                u = Uncertainty("dynamic-flag", flag.kind, flag.site, "", key)
+                if flag.prefix:
+                    self.by_prefix.append((flag.prefix, u))
+                elif flag.kind in ("import_module", "__import__", "require", "import"):
+                    self.everywhere.append(u)
+                elif flag.kind in _EVERYWHERE_DYNAMIC:
+                    self.everywhere.append(u)
+        self._name_reach: dict[str, frozenset[str]] = {}
+
+    def _reach_of_name(self, name: str) -> frozenset[str]:
+        """Every key that any first-party definition called ``name`` reaches."""
+        cached = self._name_reach.get(name)
+        if cached is not None:
+            return cached
+        starts = [n.key for n in self.graph.nodes if n.name == name and n.kind != "external" and n.path]
+        seen = set(starts)
+        queue = deque(starts)
+        out = self.graph.out_edges
+        while queue:
+            key = queue.popleft()
+            for edge in out.get(key, ()):
+                if (edge.relation in WALKED or edge.kind == "package") and edge.callee not in seen:
+                    seen.add(edge.callee)
+                    queue.append(edge.callee)
+        result = frozenset(seen)
+        self._name_reach[name] = result
+        return result
+
+    def concerning(self, target: Target) -> tuple[list[Uncertainty], dict[str, int]]:
+        found: list[Uncertainty] = list(self.everywhere)
+        wildcard = target.key.endswith("//*")
+        for name, sites in sorted(self.by_name.items()):
+            if wildcard or name == target.last or any(
+                target.matches(k) for k in self._reach_of_name(name)
+            ):
+                found.extend(sites)
+        for prefix, u in self.by_prefix:
+            if target.key.startswith(prefix) or prefix.startswith(target.key.removesuffix("*")):
+                found.append(u)
+        counts: dict[str, int] = {}
+        listed: list[Uncertainty] = []
+        for u in found:
+            counts[u.kind] = counts.get(u.kind, 0) + 1
+            if counts[u.kind] <= MAX_LISTED:
+                listed.append(u)
+        return listed, dict(sorted(counts.items()))
+
+
+def targets_by_key(texts: Iterable[str]) -> list[Target]:
+    return [Target.by_key(t) for t in texts]
+
+
+def sources_by_key(texts: Iterable[str]) -> list[Source]:
+    return [Source.parse(t) for t in texts]

@@ -1,0 +1,200 @@
+"""Roots: where code starts to run. The rules are data (``rules.yaml`` beside this file); a project
+can add rules that go over the embedded ones by id.
+
+With no root of kind main, manifest or framework, every exported definition is a root of kind
+``fallback``, and ``RootSet.fallback`` says so (reach then marks each answer root-fallback).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from projectgraph import keys
+from projectgraph.fileindex import FileIndex
+from projectgraph.graph import Root
+from projectgraph.manifests import EntryPoint, Manifests, normalize
+
+RULES_VERSION = 1
+_STRONG = ("main", "manifest", "framework")
+
+
+class RuleError(ValueError):
+    """A root rule that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    kind: str
+    languages: tuple[str, ...]
+    frameworks: tuple[str, ...]
+    match: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RootSet:
+    roots: tuple[Root, ...]
+    fallback: bool
+
+
+def _parse_rules(data: Any, where: str) -> list[Rule]:
+    if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
+        raise RuleError(f"{where}: expected a mapping with a 'rules' list")
+    rules = []
+    for raw in data["rules"]:
+        if not isinstance(raw, dict) or not raw.get("id"):
+            raise RuleError(f"{where}: every rule needs an 'id'")
+        kind = raw.get("kind", "framework")
+        if kind not in ("main", "manifest", "framework", "test"):
+            raise RuleError(f"{where}: rule {raw['id']!r}: unknown kind {kind!r}")
+        match = raw.get("match")
+        if not isinstance(match, dict) or not match:
+            raise RuleError(f"{where}: rule {raw['id']!r} needs a 'match' mapping")
+        rules.append(
+            Rule(
+                id=str(raw["id"]),
+                kind=kind,
+                languages=tuple(raw.get("languages") or ()),
+                frameworks=tuple(str(f) for f in raw.get("frameworks") or ()),
+                match=match,
+            )
+        )
+    return rules
+
+
+@cache
+def embedded_rules() -> tuple[Rule, ...]:
+    path = Path(__file__).with_name("rules.yaml")
+    return tuple(_parse_rules(yaml.safe_load(path.read_text(encoding="utf-8")), str(path)))
+
+
+def load_rules(path: str | Path) -> list[Rule]:
+    """Read a project's rules file (the same form as the embedded rules.yaml)."""
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise RuleError(f"{path}: {error}") from None
+    return _parse_rules(data, str(path))
+
+
+def merge_rules(extra: Iterable[Rule]) -> list[Rule]:
+    """The embedded rules with ``extra`` going over them by id (new ids are added)."""
+    by_id = {rule.id: rule for rule in embedded_rules()}
+    for rule in extra:
+        by_id[rule.id] = rule
+    return list(by_id.values())
+
+
+# The resolver a language linker gives: (entry point) -> key or None.
+EntryResolver = Callable[[EntryPoint], str | None]
+
+
+def find(
+    indexes: Sequence[FileIndex],
+    manifests: Manifests,
+    resolve_entry: EntryResolver,
+    test_paths: Sequence[str],
+    rules: Iterable[Rule] = (),
+    handler_refs: Callable[[FileIndex, Sequence[str]], Iterable[str]] | None = None,
+) -> RootSet:
+    """Mark the roots of the graph with the rules."""
+    active = merge_rules(rules)
+    roots: set[Root] = set()
+    deps = manifests.dependencies
+    for rule in active:
+        match = rule.match
+        if match.get("entry_points"):
+            for entry in manifests.entry_points:
+                key = resolve_entry(entry)
+                if key is not None:
+                    roots.add(Root(key, rule.kind, rule.id))
+            continue
+        for index in indexes:
+            if rule.languages and index.language not in rule.languages:
+                continue
+            if rule.frameworks and not _uses_framework(index, rule.frameworks, deps):
+                continue
+            roots.update(_match_file(rule, index, test_paths, handler_refs))
+    strong = any(root.kind in _STRONG for root in roots)
+    if not strong:
+        for index in indexes:
+            if _is_test(index.path, test_paths):
+                continue
+            for d in index.definitions:
+                if d.exported and _public_chain(d.qualname) and d.kind != "variable":
+                    roots.add(Root(keys.first_party(index.path, d.qualname), "fallback", "root-fallback"))
+    return RootSet(tuple(sorted(roots)), fallback=not strong)
+
+
+def _public_chain(qualname: str) -> bool:
+    return all(not part.startswith("_") or part.startswith("__") for part in qualname.split("."))
+
+
+def _uses_framework(index: FileIndex, frameworks: Sequence[str], deps: frozenset[str]) -> bool:
+    for framework in frameworks:
+        if normalize(framework) in deps:
+            return True
+        for imp in index.imports:
+            module = imp.module
+            if module == framework or module.startswith(framework + ".") or module.startswith(framework + "/"):
+                return True
+    return False
+
+
+def _is_test(path: str, test_paths: Sequence[str]) -> bool:
+    return any(fnmatchcase(path, pattern) or fnmatchcase("/" + path, "/" + pattern) for pattern in test_paths)
+
+
+def _glob(path: str, pattern: str) -> bool:
+    if fnmatchcase(path, pattern):
+        return True
+    # "**/x" also matches "x" at the root
+    return pattern.startswith("**/") and fnmatchcase(path, pattern[3:])
+
+
+def _match_file(
+    rule: Rule,
+    index: FileIndex,
+    test_paths: Sequence[str],
+    handler_refs: Callable[[FileIndex, Sequence[str]], Iterable[str]] | None,
+) -> set[Root]:
+    match = rule.match
+    found: set[Root] = set()
+    path = index.path
+    if match.get("main_guard") and index.main_guard:
+        found.add(Root(path, rule.kind, rule.id))
+    names = match.get("main_function")
+    if names:
+        for d in index.definitions:
+            if d.qualname in names:
+                found.add(Root(keys.first_party(path, d.qualname), rule.kind, rule.id))
+    patterns = match.get("decorators")
+    if patterns:
+        for d in index.definitions:
+            if any(fnmatchcase(dec, pattern) for dec in d.decorators for pattern in patterns):
+                found.add(Root(keys.first_party(path, d.qualname), rule.kind, rule.id))
+    globs = match.get("paths")
+    if globs and any(_glob(path, g) for g in globs):
+        what = match.get("what", "module")
+        found.add(Root(path, rule.kind, rule.id))
+        if what in ("definitions", "exported"):
+            for d in index.definitions:
+                if what == "exported" and not d.exported:
+                    continue
+                found.add(Root(keys.first_party(path, d.qualname), rule.kind, rule.id))
+    methods = match.get("handler_calls")
+    if methods and handler_refs is not None:
+        for key in handler_refs(index, methods):
+            found.add(Root(key, rule.kind, rule.id))
+    if match.get("test_paths") and _is_test(path, test_paths):
+        found.add(Root(path, rule.kind, rule.id))
+        for d in index.definitions:
+            found.add(Root(keys.first_party(path, d.qualname), rule.kind, rule.id))
+    return found
