@@ -23,6 +23,7 @@ from projectgraph.languages import LanguageSpec, all_languages
 
 ALWAYS_SKIPPED_DIRS = frozenset({".git", ".projectgraph", ".hg", ".svn"})
 GENERATED_DART = (".g.dart", ".freezed.dart")
+MINIFIED_NAMES = (".min.js", ".min.mjs", ".min.cjs")  # minified whatever the content
 
 
 @dataclass(frozen=True, order=True)
@@ -231,7 +232,7 @@ def discover(
         if why is not None:
             excluded.append(Excluded(rel, why))
             continue
-        flags = ("minified",) if rel.endswith((".min.js", ".min.mjs", ".min.cjs")) else ()
+        flags = ("minified",) if rel.endswith(MINIFIED_NAMES) else ()
         files.append(SourceFile(rel, language, flags))
     return Discovery(
         root=str(base),

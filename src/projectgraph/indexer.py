@@ -13,6 +13,7 @@ import gc
 import multiprocessing
 import os
 import re
+import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -21,7 +22,7 @@ from typing import Any, Protocol
 
 from projectgraph import fileindex
 from projectgraph.config import ConfigError, ProjectConfig, load_config
-from projectgraph.discover import Discovery, Excluded, discover, extension_map
+from projectgraph.discover import MINIFIED_NAMES, Discovery, Excluded, discover, extension_map
 from projectgraph.fileindex import FileIndex, Key
 from projectgraph.languages import LanguageSpec, all_languages
 from projectgraph.languages.base import grammar_version, parser
@@ -146,13 +147,12 @@ def _content_flags(path: str, language: str, data: bytes) -> tuple[str, ...]:
     flags: list[str] = []
     if language == "go" and _GO_GENERATED.search(data[:65536]):
         flags.append("generated")
-    if language in ("javascript", "typescript", "tsx"):
-        if path.endswith((".min.js", ".min.mjs", ".min.cjs")):
+    if path.endswith(MINIFIED_NAMES):  # as discovery flags it, whatever language reads it
+        flags.append("minified")
+    elif language in ("javascript", "typescript", "tsx") and data:
+        long_bytes = sum(len(line) for line in data.split(b"\n") if len(line) >= MINIFIED_LINE)
+        if long_bytes * 2 > len(data):
             flags.append("minified")
-        elif data:
-            long_bytes = sum(len(line) for line in data.split(b"\n") if len(line) >= MINIFIED_LINE)
-            if long_bytes * 2 > len(data):
-                flags.append("minified")
     return tuple(flags)
 
 
@@ -181,12 +181,8 @@ def _index_one(task: _Task) -> _Outcome:
     path, language, data, file_hash, max_records, plugins = task
     spec = all_languages()[language]
     flags = _content_flags(path, language, data)
-    reasons: list[str] = []
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
+    if _invalid_utf8_at(data) is not None:
         flags = (*flags, "invalid-utf8")
-        reasons.append(f"invalid UTF-8 at byte {error.start} (read with replacement)")
     try:
         tree = parser(spec.grammar).parse(data)
         index = spec.extract_function()(tree, data, path, file_hash)
@@ -194,19 +190,16 @@ def _index_one(task: _Task) -> _Outcome:
         del tree
     except Exception as error:  # a parser or extractor bug must not end the run
         return path, "failed", f"index error: {type(error).__name__}: {error}", flags, None, {}
-    if index.syntax_errors:
-        reasons.append(f"{index.syntax_errors} syntax error(s), indexed what the parser recovered")
     index = replace(index, flags=tuple(sorted({*index.flags, *flags})))
     index, truncated = _limit(index, max_records)
-    if truncated:
-        reasons.append(f"more than {max_records} records: index cut at the limit")
     status = "truncated" if truncated else "indexed"
-    return path, status, "; ".join(reasons), index.flags, index, artifacts
+    return path, status, _reason(index, data, max_records), index.flags, index, artifacts
 
 
 def _worker_init() -> None:
     # Extraction builds many small objects and keeps them; the cyclic collector only slows it down.
     gc.disable()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # ---- the run ----------------------------------------------------------------------------------
@@ -251,7 +244,13 @@ def run_index(
         unknown = [n for n in config.languages if n not in known]
         if unknown:
             raise ConfigError(f"{config.source}: unknown language(s) {', '.join(unknown)}")
-        names = tuple(n for n in names if n in config.languages) or tuple(sorted(config.languages))
+        names = tuple(n for n in names if n in config.languages)
+        if not names:
+            asked, allowed = ", ".join(options.languages), ", ".join(config.languages)
+            raise ConfigError(
+                f"{config.source}: no language left to index: the run asks for {asked}, "
+                f"the configuration limits it to {allowed}"
+            )
     specs = [known[name] for name in names]
     found = discover(base, specs, config)
     return index_files(base, found, specs, options, store, progress, started)
@@ -286,6 +285,7 @@ def index_files(
 
     # 1. read each file once, hash it, and ask the store in one batch
     pending: list[tuple[str, str, bytes, Key]] = []
+    fresh: list[tuple[Key, FileIndex]] = []
     try:
         for source in found.files:
             if deadline_passed():
@@ -304,10 +304,11 @@ def index_files(
             hit = cached.get(key)
             plugin_hits = _restore_plugins(store, key, language, options.plugins) if hit else None
             if hit is not None and plugin_hits is not None:
+                hit, truncated = _limit(hit, options.max_records)
                 indexes[path] = hit
-                flags = hit.flags
-                status = "truncated" if "truncated" in flags else "cached"
-                statuses[path] = FileStatus(path, language, status, key.hash, _cached_reason(hit), flags)
+                status = "truncated" if truncated else "cached"
+                reason = _reason(hit, data, options.max_records)
+                statuses[path] = FileStatus(path, language, status, key.hash, reason, hit.flags)
                 for name, artifact in plugin_hits.items():
                     artifacts[name][path] = artifact
                 tick()
@@ -320,7 +321,6 @@ def index_files(
             (path, language, data, key.hash, options.max_records, _plugins_for(language, options.plugins))
             for path, language, data, key in misses
         ]
-        fresh: list[tuple[Key, FileIndex]] = []
         for outcome in _map(tasks, options.workers, deadline_passed):
             path, status, reason, flags, index, produced = outcome
             key = keys[path]
@@ -328,19 +328,20 @@ def index_files(
             statuses[path] = FileStatus(path, language, status, key.hash, reason, flags)
             if index is not None:
                 indexes[path] = index
-                fresh.append((key, index))
+                if status != "truncated":  # the store keeps whole indexes; each run cuts to its limit
+                    fresh.append((key, index))
                 for name, artifact in produced.items():
                     artifacts[name][path] = artifact
                     if store is not None and hasattr(_plugin(options.plugins, name), "restore"):
                         plugin = _plugin(options.plugins, name)
                         store.put_artifact(key, name, str(plugin.version), artifact)
             tick()
-        if store is not None and fresh:
-            store.put_many(fresh)
     except KeyboardInterrupt:
         error = "cancelled (interrupted)"
     except TimeoutError as timeout:
         error = f"cancelled: {timeout}"
+    if store is not None and fresh:
+        store.put_many(fresh)  # also after a cancellation: the next run starts from what this one did
     for source in found.files:
         if source.path not in statuses:
             statuses[source.path] = FileStatus(
@@ -358,12 +359,23 @@ def index_files(
     )
 
 
-def _cached_reason(index: FileIndex) -> str:
+def _invalid_utf8_at(data: bytes) -> int | None:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.start
+    return None
+
+
+def _reason(index: FileIndex, data: bytes, max_records: int) -> str:
+    """Why an index is not the plain index of a clean file; the same text fresh or from the store."""
     reasons = []
     if "invalid-utf8" in index.flags:
-        reasons.append("invalid UTF-8 (read with replacement)")
+        reasons.append(f"invalid UTF-8 at byte {_invalid_utf8_at(data)} (read with replacement)")
     if index.syntax_errors:
         reasons.append(f"{index.syntax_errors} syntax error(s), indexed what the parser recovered")
+    if "truncated" in index.flags:
+        reasons.append(f"more than {max_records} records: index cut at the limit")
     return "; ".join(reasons)
 
 
