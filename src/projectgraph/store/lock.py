@@ -1,0 +1,58 @@
+"""The writer lock: one process mutates a project's store at a time.
+
+The kernel lock (``fcntl.flock`` on ``.projectgraph/writer.lock``) is the authority: it is released
+when the process exits, however it exits, so a killed writer never leaves a stale lock. The pid
+written in the file only helps the message a second writer prints.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+from types import TracebackType
+
+
+class WriterBusyError(RuntimeError):
+    """Another process holds the writer lock."""
+
+
+class WriterLock:
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.path = Path(folder) / "writer.lock"
+        self._fd: int | None = None
+
+    def acquire(self) -> WriterLock:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = ""
+            try:
+                holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip()
+            except OSError:
+                pass
+            os.close(fd)
+            who = f" (pid {holder})" if holder else ""
+            raise WriterBusyError(
+                f"another projectgraph process{who} is writing {self.path.parent}; try again when it ends"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._fd = fd
+        return self
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> WriterLock:
+        return self.acquire()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.release()
