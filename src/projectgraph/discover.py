@@ -10,6 +10,7 @@ directory is never walked (no loops). What is left out, and why, is in ``Discove
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 from collections.abc import Iterable, Mapping
@@ -37,6 +38,12 @@ class SourceFile:
 class Excluded:
     path: str
     reason: str
+    error: bool = False  # left out because it could not be read, not by a rule: the run failed
+
+
+def _printable(path: str) -> str:
+    """A path as valid text: bytes that are not UTF-8 (surrogate escapes) as ``\\xNN``."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 @dataclass(frozen=True)
@@ -90,27 +97,42 @@ def language_of(path: str, mapping: Mapping[str, str]) -> str | None:
     return None
 
 
-def _git_files(root: Path) -> list[str] | None:
+_GIT_UNREADABLE = re.compile(r"^warning: could not open directory '(.*)/': (.*)$", re.MULTILINE)
+
+
+def _git_files(root: Path, excluded: list[Excluded]) -> list[str] | None:
+    """git's list of the files under ``root``, or None outside a work tree.
+
+    git skips a folder it cannot open with a warning on stderr (the path from the top of the work
+    tree); those warnings become errors in ``excluded``.
+    """
+    env = {**os.environ, "LC_ALL": "C"}  # git's messages in English, to read the warnings
     try:
         inside = subprocess.run(
-            ["git", "rev-parse", "--is-inside-work-tree"],
+            ["git", "rev-parse", "--is-inside-work-tree", "--show-prefix"],
             cwd=root,
             capture_output=True,
-            text=True,
             check=False,
+            env=env,
         )
     except OSError:
         return None
-    if inside.returncode != 0 or inside.stdout.strip() != "true":
+    lines = inside.stdout.decode("utf-8", "surrogateescape").splitlines()
+    if inside.returncode != 0 or not lines or lines[0] != "true":
         return None
+    prefix = lines[1] if len(lines) > 1 else ""
     listed = subprocess.run(
         ["git", "-c", "core.quotepath=off", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
         cwd=root,
         capture_output=True,
         check=False,
+        env=env,
     )
     if listed.returncode != 0:
         return None
+    for folder, why in _GIT_UNREADABLE.findall(listed.stderr.decode("utf-8", "surrogateescape")):
+        rel = folder.removeprefix(prefix) if folder.startswith(prefix) else folder
+        excluded.append(Excluded(_printable(rel or "."), f"unreadable folder: {why}", error=True))
     names = listed.stdout.decode("utf-8", "surrogateescape").split("\0")
     return sorted({name for name in names if name})
 
@@ -124,7 +146,7 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as error:
-            excluded.append(Excluded(rel or ".", f"unreadable folder: {error.strerror}"))
+            excluded.append(Excluded(_printable(rel or "."), f"unreadable folder: {error.strerror}", True))
             continue
         local = specs
         gitignore = folder / ".gitignore"
@@ -133,7 +155,8 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
                 lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
                 local = [*specs, (rel, pathspec.GitIgnoreSpec.from_lines(lines))]
             except OSError as error:
-                excluded.append(Excluded(f"{rel}/.gitignore".lstrip("/"), f"unreadable: {error.strerror}"))
+                where = _printable(f"{rel}/.gitignore".lstrip("/"))
+                excluded.append(Excluded(where, f"unreadable: {error.strerror}", True))
         for entry in entries:
             child = f"{rel}/{entry.name}" if rel else entry.name
             try:
@@ -178,10 +201,8 @@ def _outside_root(root: Path, rel: str) -> str | None:
     full = root / rel
     try:
         st = full.lstat()
-    except FileNotFoundError:
-        return None  # gone: the indexer marks it missing
-    except OSError as error:
-        return f"unreadable: {error.strerror}"
+    except OSError:
+        return None  # gone or unreadable: the indexer gives the file its status and reason
     if stat.S_ISLNK(st.st_mode):
         try:
             real = full.resolve(strict=True)
@@ -191,8 +212,12 @@ def _outside_root(root: Path, rel: str) -> str | None:
             return "symlink out of the project root (not followed)"
         if real.is_dir():
             return "symlinked folder (not followed)"
+        if not real.is_file():
+            return "not a regular file"
     elif stat.S_ISDIR(st.st_mode):
         return "folder (submodule or nested repository)"
+    elif not stat.S_ISREG(st.st_mode):
+        return "not a regular file"  # a pipe, socket or device: reading it could block for ever
     return None
 
 
@@ -209,7 +234,7 @@ def discover(
     specs = list(languages)
     mapping = extension_map(specs, config.extensions, config.source)
     excluded: list[Excluded] = []
-    listed = _git_files(base)
+    listed = _git_files(base, excluded)
     git = listed is not None
     if listed is None:
         listed = _walk(base, excluded)
@@ -221,6 +246,11 @@ def discover(
             continue
         language = language_of(rel, mapping)
         if language is None:
+            continue
+        try:
+            rel.encode("utf-8")
+        except UnicodeEncodeError:
+            excluded.append(Excluded(_printable(rel), "file name is not valid UTF-8", error=True))
             continue
         if ignore is not None and ignore.match_file(rel):
             excluded.append(Excluded(rel, "ignored by the project configuration"))

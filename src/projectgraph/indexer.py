@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import re
 import signal
+import stat
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -108,7 +109,12 @@ class IndexResult:
 
     @property
     def failed(self) -> bool:
-        return self.error is not None or any(s.status in ("failed", "missing") for s in self.statuses)
+        """Whether anything failed: the run, a file, or a folder or file name discovery could not read."""
+        return (
+            self.error is not None
+            or any(s.status in ("failed", "missing") for s in self.statuses)
+            or any(e.error for e in self.excluded)
+        )
 
     def status_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -136,7 +142,8 @@ class IndexResult:
                 {"path": s.path, "status": s.status, "reason": s.reason}
                 for s in self.statuses
                 if s.status in ("failed", "missing", "truncated") or s.reason
-            ],
+            ]
+            + [{"path": e.path, "status": "excluded", "reason": e.reason} for e in self.excluded if e.error],
         }
 
 
@@ -186,6 +193,9 @@ def _index_one(task: _Task) -> _Outcome:
     try:
         tree = parser(spec.grammar).parse(data)
         index = spec.extract_function()(tree, data, path, file_hash)
+        if tree.root_node.has_error and not index.syntax_errors:
+            # only a MISSING node (a token the parser made up): an error all the same, in every language
+            index = replace(index, syntax_errors=1, flags=(*index.flags, "syntax-error"))
         artifacts = {p.name: p.analyze(tree, data, path) for p in plugins if language in p.languages}
         del tree
     except Exception as error:  # a parser or extractor bug must not end the run
@@ -209,15 +219,18 @@ def _read(root: Path, rel: str, max_bytes: int) -> tuple[bytes | None, str, str]
     """Read a file once: (bytes, status, reason); bytes None when it cannot be indexed."""
     full = root / rel
     try:
-        size = full.stat().st_size
-        if size > max_bytes:
-            return None, "failed", f"file of {size} bytes is larger than the limit of {max_bytes} bytes"
-        with open(full, "rb") as handle:
+        st = full.stat()
+        if not stat.S_ISREG(st.st_mode):
+            return None, "failed", "not a regular file"
+        if st.st_size > max_bytes:
+            return None, "failed", f"file of {st.st_size} bytes is larger than the limit of {max_bytes} bytes"
+        # non-blocking: a file swapped for a pipe since the stat must not hang the run
+        with open(os.open(full, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None, "failed", "not a regular file"
             data = handle.read(max_bytes + 1)
     except FileNotFoundError:
         return None, "missing", "deleted before it was read"
-    except IsADirectoryError:
-        return None, "failed", "is a folder"
     except OSError as error:
         return None, "failed", f"unreadable: {error.strerror or error}"
     if len(data) > max_bytes:
