@@ -196,7 +196,7 @@ def strongest(edges: Iterable[Edge]) -> list[Edge]:
     return sorted(best.values())
 
 
-def _KIND_ORDER(edge: Edge) -> tuple[int, str]:  # noqa: N802 - a sort key, tie-break by name
+def _KIND_ORDER(edge: Edge) -> tuple[int, str]:
     # a relation that is a call beats a reference at the same site; then a fixed name order
     return (1 if edge.relation == "calls" else 0, edge.kind)
 

@@ -113,8 +113,10 @@ def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Mani
             continue
         package = _read_package_json(rel, data, entries, deps)
         packages.append(package)
-    for rel in sorted({p for p in paths if p.rsplit("/", 1)[-1].startswith(("tsconfig", "jsconfig"))}
-                      | {n for n in ("tsconfig.json", "jsconfig.json") if (base / n).is_file()}):
+    for rel in sorted(
+        {p for p in paths if p.rsplit("/", 1)[-1].startswith(("tsconfig", "jsconfig"))}
+        | {n for n in ("tsconfig.json", "jsconfig.json") if (base / n).is_file()}
+    ):
         if not rel.endswith(".json"):
             continue
         try:

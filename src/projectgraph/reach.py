@@ -28,7 +28,6 @@ WALKED = frozenset({"calls", "imports", "references"})
 MAX_LISTED = 3
 SOURCES_AND_ROOTS = "sources-and-roots"
 SOURCES_ONLY = "sources-only"
-_EVERYWHERE_DYNAMIC = ("eval", "exec", "getattr", "require", "import", "import_module", "__import__")
 
 
 class ReachError(ValueError):
@@ -61,11 +60,11 @@ class Target:
         return keys.last_segment(self.key)
 
 
-def TargetByKey(key: str) -> Target:  # noqa: N802 - the seed's constructor name
+def TargetByKey(key: str) -> Target:
     return Target.by_key(key)
 
 
-def TargetByImport(language: str, module: str, *names: str) -> Target:  # noqa: N802
+def TargetByImport(language: str, module: str, *names: str) -> Target:
     return Target.by_import(language, module, *names)
 
 
@@ -167,10 +166,7 @@ def path_string(path: Sequence[Hop]) -> str:
     parts = []
     for index, hop in enumerate(path):
         nxt = path[index + 1] if index + 1 < len(path) else None
-        if nxt is not None and nxt.site is not None:
-            text = f"{nxt.site.path}:{nxt.site.line}"
-        else:
-            text = hop.key
+        text = f"{nxt.site.path}:{nxt.site.line}" if nxt is not None and nxt.site is not None else hop.key
         if index == 0 and hop.kind == "query":
             text = f"{hop.key} (query)" if nxt is None else f"{hop.key} (query) -> {text}"
         if nxt is not None and nxt.confidence in ("low", "medium"):
@@ -194,7 +190,9 @@ def reach(graph: Graph, query: Query) -> list[ReachResult]:
     ]
     if bad:
         raise UnknownSourceError(
-            "unknown source(s): " + ", ".join(bad) + " (a source must name a first-party definition or module)"
+            "unknown source(s): "
+            + ", ".join(bad)
+            + " (a source must name a first-party definition or module)"
         )
 
     starts: list[tuple[str, str]] = [(s.key, "query") for s in query.sources]
@@ -257,7 +255,9 @@ def _answer(
     query: Query,
     started: float,
 ) -> ReachResult:
-    matching = [n.key for n in graph.nodes if target.matches(n.key) or (n.external and target.matches(n.external))]
+    matching = [
+        n.key for n in graph.nodes if target.matches(n.key) or (n.external and target.matches(n.external))
+    ]
     sites = sorted(
         {
             e.site
@@ -302,7 +302,9 @@ class _Uncertainties:
         self.by_name: dict[str, list[Uncertainty]] = {}
         self.by_prefix: list[tuple[str, Uncertainty]] = []
         if fallback:
-            self.everywhere.append(Uncertainty("root-fallback", "no root rule matched: every exported definition is a root"))
+            self.everywhere.append(
+                Uncertainty("root-fallback", "no root rule matched: every exported definition is a root")
+            )
         if depth_capped:
             self.everywhere.append(Uncertainty("budget", "the depth cap stopped the search"))
         if timed_out:
@@ -312,8 +314,12 @@ class _Uncertainties:
         for entry in graph.files:
             if entry.status in ("failed", "missing", "truncated") and not entry.unit:
                 self.everywhere.append(
-                    Uncertainty("budget", f"file {entry.status}: {entry.reason or entry.status}",
-                                Site(entry.path, 0, 0), caller=entry.path)
+                    Uncertainty(
+                        "budget",
+                        f"file {entry.status}: {entry.reason or entry.status}",
+                        Site(entry.path, 0, 0),
+                        caller=entry.path,
+                    )
                 )
         by_caller = graph.unresolved_by_caller
         dynamic = graph.dynamic_by_caller
@@ -324,8 +330,13 @@ class _Uncertainties:
                 u = Uncertainty("unresolved-call", f"{site.reason}: {site.text}", site.site, site.name, key)
                 if site.prefix:
                     self.by_prefix.append((site.prefix, u))
-                elif site.name and site.reason in ("unknown-receiver", "no-definition", "ambiguous",
-                                                    "interface-receiver", "trait-receiver"):
+                elif site.name and site.reason in (
+                    "unknown-receiver",
+                    "no-definition",
+                    "ambiguous",
+                    "interface-receiver",
+                    "trait-receiver",
+                ):
                     self.by_name.setdefault(site.name, []).append(u)
                 else:
                     self.everywhere.append(u)
@@ -333,9 +344,7 @@ class _Uncertainties:
                 u = Uncertainty("dynamic-flag", flag.kind, flag.site, "", key)
                 if flag.prefix:
                     self.by_prefix.append((flag.prefix, u))
-                elif flag.kind in ("import_module", "__import__", "require", "import"):
-                    self.everywhere.append(u)
-                elif flag.kind in _EVERYWHERE_DYNAMIC:
+                else:  # eval, exec, a computed attribute or import: anything can run
                     self.everywhere.append(u)
         self._name_reach: dict[str, frozenset[str]] = {}
 
@@ -362,9 +371,7 @@ class _Uncertainties:
         found: list[Uncertainty] = list(self.everywhere)
         wildcard = target.key.endswith("//*")
         for name, sites in sorted(self.by_name.items()):
-            if wildcard or name == target.last or any(
-                target.matches(k) for k in self._reach_of_name(name)
-            ):
+            if wildcard or name == target.last or any(target.matches(k) for k in self._reach_of_name(name)):
                 found.extend(sites)
         for prefix, u in self.by_prefix:
             if target.key.startswith(prefix) or prefix.startswith(target.key.removesuffix("*")):

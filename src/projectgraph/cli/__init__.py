@@ -1,16 +1,27 @@
 """The ``projectgraph`` command: one module per subcommand, each a thin shell over the library.
 
-Exit codes (documented in the README): 0 success / found; 1 not-found; 2 usage error;
-3 uncertain; 4 the run finished but some file failed or the run was cancelled.
+Exit codes (documented in the README): 0 success / found; 1 not-found (reach), nothing found
+(symbol, path); 2 usage error; 3 uncertain (reach); 4 the run finished but some file failed or the
+run was cancelled.
 """
 
 from __future__ import annotations
 
 import click
 
-from projectgraph.cli import graph as graph_command
-from projectgraph.cli import index as index_command
-from projectgraph.cli import reach as reach_command
+from projectgraph.cli import callers as callers_module
+from projectgraph.cli import (
+    cycles,
+    graph,
+    hierarchy,
+    impact,
+    index,
+    path,
+    reach,
+    search,
+    status,
+    symbol,
+)
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
@@ -25,5 +36,7 @@ def main() -> None:
     """The call graph of a whole project, with honest reach answers."""
 
 
-for _command in (index_command, graph_command, reach_command):
-    main.add_command(_command.command)
+for _module in (index, graph, reach, symbol, impact, path, hierarchy, cycles, search, status):
+    main.add_command(_module.command)
+main.add_command(callers_module.callers)
+main.add_command(callers_module.callees)

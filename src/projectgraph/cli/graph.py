@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from projectgraph.cli.project import load_project
+from projectgraph.cli.project import load_graph
 
 
 @click.command("graph")
@@ -15,8 +15,7 @@ from projectgraph.cli.project import load_project
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON graph (the contract in DESIGN.md).")
 def command(path: Path | None, project: Path | None, as_json: bool) -> None:
     """Build the graph of the project at PATH and print it (JSON with --json, else a summary)."""
-    run = load_project(path or project)
-    graph = run.graph
+    graph = load_graph(path or project)
     if as_json:
         click.echo(graph.dumps(), nl=False)
         return

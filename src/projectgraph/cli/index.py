@@ -8,8 +8,11 @@ import click
 
 from projectgraph.cli.common import emit_json, fail, progress_bar
 from projectgraph.config import ConfigError
-from projectgraph.indexer import IndexOptions, IndexResult, run_index
-from projectgraph.store import open_project_store
+from projectgraph.graph import Graph
+from projectgraph.indexer import IndexOptions, IndexResult
+from projectgraph.project import Project
+from projectgraph.store.lock import WriterBusyError
+from projectgraph.store.sqlite import SchemaError
 
 
 @click.command("index")
@@ -34,29 +37,41 @@ def command(
     names = tuple(n.strip() for n in languages.split(",") if n.strip()) if languages else ()
     try:
         options = IndexOptions(languages=names, workers=workers, max_file_bytes=max_file_bytes)
-        store = open_project_store(root)
-        with progress_bar("indexing") as progress:
-            result = run_index(root, options, store, progress)
-        store.close()
-    except (ValueError, ConfigError) as error:
+        with Project(root) as opened, progress_bar("indexing") as progress:
+            refreshed = opened.refresh(options, progress)
+    except (ValueError, ConfigError, WriterBusyError, SchemaError) as error:
         fail(str(error))
         return
-    summary = result.summary()
+    result = refreshed.index
+    summary = result.summary() | {"graph": _graph_summary(refreshed.graph)}
     if as_json:
         emit_json(summary)
     else:
-        _print(result)
+        _print(result, refreshed.graph)
     if result.failed:
         raise SystemExit(4)
 
 
-def _print(result: IndexResult) -> None:
+def _graph_summary(graph: Graph) -> dict[str, object]:
+    keys = ("nodes", "edges", "unresolved", "roots", "root_fallback")
+    return {k: graph.stats[k] for k in keys}
+
+
+def _print(result: IndexResult, graph: Graph) -> None:
     summary = result.summary()
     statuses = ", ".join(f"{n} {s}" for s, n in summary["statuses"].items()) or "no files"
     click.echo(f"{summary['files']} files ({statuses}) in {summary['seconds']:.2f} s")
     for language, counts in summary["languages"].items():
         click.echo(f"  {language}: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
-    click.echo(f"{summary['definitions']} definitions, {summary['calls']} calls, {summary['imports']} imports")
+    click.echo(
+        f"{summary['definitions']} definitions, {summary['calls']} calls, {summary['imports']} imports"
+    )
+    stats = graph.stats
+    click.echo(
+        f"graph: {stats['nodes']} nodes, {stats['edges']} edges, {stats['unresolved']} unresolved sites, "
+        f"{stats['roots']} roots"
+        + (" (root fallback: no entry point found)" if stats["root_fallback"] else "")
+    )
     for problem in summary["problems"]:
         click.echo(f"  {problem['status']}: {problem['path']}: {problem['reason']}", err=True)
     if result.error:

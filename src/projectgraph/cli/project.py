@@ -10,8 +10,11 @@ import click
 
 from projectgraph.cli.common import fail, progress_bar
 from projectgraph.config import ConfigError
-from projectgraph.pipeline import ProjectRun, build_graph
-from projectgraph.store import open_project_store
+from projectgraph.graph import Graph
+from projectgraph.project import Project
+from projectgraph.query import QueryEngine
+from projectgraph.store.lock import WriterBusyError
+from projectgraph.store.sqlite import SchemaError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -26,18 +29,35 @@ def project_option(function: F) -> F:
     return decorated
 
 
-def load_project(project: Path | None) -> ProjectRun:
-    """Index (served from the store when unchanged) and link the project."""
+def open_project(project: Path | None) -> Project:
     root = (project or Path.cwd()).resolve()
     if not root.is_dir():
         fail(f"not a folder: {root}")
     try:
-        store = open_project_store(root)
-        try:
-            with progress_bar("indexing") as progress:
-                return build_graph(root, store=store, progress=progress)
-        finally:
-            store.close()
-    except (ValueError, ConfigError) as error:
+        return Project(root)
+    except (SchemaError, OSError) as error:
         fail(str(error))
         raise AssertionError("unreachable") from error
+
+
+def _current(project: Project) -> None:
+    try:
+        with progress_bar("indexing") as progress:
+            project.ensure_current(progress)
+    except (ValueError, ConfigError, WriterBusyError, SchemaError) as error:
+        fail(str(error))
+
+
+def load_graph(project: Path | None) -> Graph:
+    """The project's graph, indexed first when there is none or a file changed."""
+    opened = open_project(project)
+    _current(opened)
+    from projectgraph.store import sqlite as sql
+
+    return sql.read_graph(opened.store.connection)
+
+
+def load_engine(project: Path | None) -> QueryEngine:
+    opened = open_project(project)
+    _current(opened)
+    return QueryEngine(opened.store.connection)

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from projectgraph.cli.common import emit_json, fail
-from projectgraph.cli.project import load_project, project_option
+from projectgraph.cli.project import load_graph, project_option
 from projectgraph.keys import KeyError_
 from projectgraph.reach import SOURCES_AND_ROOTS, SOURCES_ONLY, Query, ReachError, Source, Target, reach
 
@@ -39,7 +39,7 @@ def command(
         return
     if sources_only and not sources:
         fail("--sources-only needs at least one --source")
-    run = load_project(project)
+    graph = load_graph(project)
     query = Query(
         targets=wanted,
         sources=tuple(Source.parse(s) for s in sources),
@@ -47,7 +47,7 @@ def command(
         max_depth=max_depth,
     )
     try:
-        results = reach(run.graph, query)
+        results = reach(graph, query)
     except ReachError as error:
         fail(str(error))
         return

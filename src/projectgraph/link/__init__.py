@@ -57,7 +57,7 @@ def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> G
     try:
         from projectgraph.link.javascript import JavaScriptLinker
     except ImportError:  # the JavaScript resolver is optional while it is written
-        JavaScriptLinker = None  # type: ignore[assignment,misc]  # noqa: N806
+        JavaScriptLinker = None  # type: ignore[assignment,misc]
     if JavaScriptLinker is not None:
         js = JavaScriptLinker(ordered, builder, manifests, hops)
         js.link()
@@ -77,7 +77,7 @@ def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> G
 
     def resolve_entry(entry: EntryPoint) -> str | None:
         for linker in linkers:
-            key = linker.resolve_entry_point(entry) if hasattr(linker, "resolve_entry_point") else None
+            key: str | None = linker.resolve_entry_point(entry) if hasattr(linker, "resolve_entry_point") else None
             if key is not None:
                 return key
         if ":" in entry.target and entry.group != "bin":
@@ -134,7 +134,9 @@ def _file_entries(indexes: Sequence[FileIndex], statuses: Iterable[Any]) -> tupl
     return tuple(by_path[p] for p in sorted(by_path))
 
 
-def build_project(root: str | Path, indexes: Iterable[FileIndex], files: Sequence[Any] = (), **kw: Any) -> Graph:
+def build_project(
+    root: str | Path, indexes: Iterable[FileIndex], files: Sequence[Any] = (), **kw: Any
+) -> Graph:
     """``build`` with the manifests of ``root``."""
     return build(indexes, LinkOptions(root=str(root), files=tuple(files), **kw))
 

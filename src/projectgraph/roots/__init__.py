@@ -143,7 +143,11 @@ def _uses_framework(index: FileIndex, frameworks: Sequence[str], deps: frozenset
             return True
         for imp in index.imports:
             module = imp.module
-            if module == framework or module.startswith(framework + ".") or module.startswith(framework + "/"):
+            if (
+                module == framework
+                or module.startswith(framework + ".")
+                or module.startswith(framework + "/")
+            ):
                 return True
     return False
 

@@ -7,6 +7,7 @@ written in the file only helps the message a second writer prints.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 from pathlib import Path
@@ -29,10 +30,8 @@ class WriterLock:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = ""
-            try:
+            with contextlib.suppress(OSError):
                 holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip()
-            except OSError:
-                pass
             os.close(fd)
             who = f" (pid {holder})" if holder else ""
             raise WriterBusyError(

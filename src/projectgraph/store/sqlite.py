@@ -324,7 +324,7 @@ def write_graph(
                 (
                     node_ids[n.key], n.key, n.kind, n.name, n.qualname, n.path, n.line, n.end_line,
                     n.signature, n.doc, n.language, n.unit, n.external,
-                    search_words(n.name, n.qualname) if n.kind != "module" else search_words(n.path),
+                    search_words(n.name, n.qualname or n.key) if n.kind != "module" else search_words(n.path),
                 )
                 for n in graph.nodes
             ],
