@@ -17,6 +17,7 @@ from projectgraph import fileindex
 from projectgraph.fileindex import FileIndex
 from projectgraph.graph import VERSION, FileEntry, Graph, Node
 from projectgraph.link.core import GraphBuilder, module_node
+from projectgraph.link.javascript import JavaScriptLinker
 from projectgraph.link.python import PythonLinker
 from projectgraph.manifests import EntryPoint, Manifests, read_manifests
 from projectgraph.roots import Rule, find
@@ -53,19 +54,9 @@ def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> G
     python = PythonLinker(ordered, builder, [*manifests.python_roots, *options.sys_path], hops)
     python.link()
     python.decorator_edges()
-    linkers: list[Any] = [python]
-    try:
-        from projectgraph.link.javascript import JavaScriptLinker
-    except ImportError:  # the JavaScript resolver is optional while it is written
-        JavaScriptLinker = None  # type: ignore[assignment,misc]
-    if JavaScriptLinker is not None:
-        js = JavaScriptLinker(ordered, builder, manifests, hops)
-        js.link()
-        linkers.append(js)
-    else:
-        for index in ordered:
-            if index.language != "python":
-                builder.node(module_node(index.path, index.language))
+    js = JavaScriptLinker(ordered, builder, manifests, hops, options.test_paths)
+    js.link()
+    linkers: list[Any] = [python, js]
 
     # files with no complete index are module nodes too, so a query can name them
     entries = _file_entries(ordered, options.files)
@@ -77,7 +68,9 @@ def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> G
 
     def resolve_entry(entry: EntryPoint) -> str | None:
         for linker in linkers:
-            key: str | None = linker.resolve_entry_point(entry) if hasattr(linker, "resolve_entry_point") else None
+            key: str | None = (
+                linker.resolve_entry_point(entry) if hasattr(linker, "resolve_entry_point") else None
+            )
             if key is not None:
                 return key
         if ":" in entry.target and entry.group != "bin":

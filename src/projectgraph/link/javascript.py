@@ -1,0 +1,1039 @@
+"""The JavaScript / TypeScript / TSX resolver: module resolution, exports, scopes, receivers.
+
+Module resolution, in order: relative paths (the file, then the TypeScript/JavaScript extensions,
+``./x.js`` written for ``./x.ts``, then a folder's package.json or ``index``); the nearest
+tsconfig/jsconfig ``paths`` and ``baseUrl`` (with relative ``extends``); workspace packages by their
+package.json ``name`` (``exports``, ``module``, ``main``, ``index``; a ``dist``/``lib``/``build``
+target that is not in the tree is looked for under ``src`` with a source extension). Anything else
+is external: its key is the specifier with ``/`` read as ``//`` (``lodash//template``,
+``@scope//pkg//f``); a ``node:`` prefix is dropped (``node:fs`` and ``fs`` are one module).
+Declaration files (``.d.ts``) stand for no code: an import that only finds one is external.
+
+Exports follow the extractor's conventions (see ``languages/javascript/extract.py``): ESM names,
+``default``, re-exports (``export {a as b} from``, ``export *``, ``export * as ns``), and CommonJS
+``module.exports`` / ``exports.x``; a default import of a CommonJS module is its ``module.exports``.
+
+A member call whose receiver stays unknown gets ``field`` edges (low) to each first-party method or
+object property of the name, ACG's field-based rule, except for names of the builtin prototypes
+(``push``, ``then``, ...), never into a minified file from another file, and never from non-test
+code into a test file; the site stays an unresolved record so reach stays honest.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from functools import cached_property
+from typing import Any
+
+from projectgraph import keys
+from projectgraph.fileindex import DEFAULT_TEST_PATHS, Assignment, Call, FileIndex, Import
+from projectgraph.graph import Dynamic, Site, Unresolved
+from projectgraph.link.core import (
+    DefInfo,
+    GraphBuilder,
+    Value,
+    module_node,
+    node_for,
+    subclasses_closure,
+)
+from projectgraph.manifests import EntryPoint, Manifests, PackageJson
+
+LANGUAGES = ("javascript", "typescript", "tsx")
+SOURCE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
+_BUILD_DIRS = ("dist/", "lib/", "build/", "out/", "esm/", "cjs/")
+MAX_FIELD_CANDIDATES = 10
+GLOBALS = frozenset(
+    """console JSON Math Object Array String Number Boolean Symbol BigInt Promise Reflect Proxy Date
+    RegExp Error TypeError RangeError SyntaxError Map Set WeakMap WeakSet Intl globalThis window
+    document navigator location history localStorage sessionStorage fetch setTimeout clearTimeout
+    setInterval clearInterval setImmediate queueMicrotask structuredClone process Buffer require
+    module exports __dirname __filename parseInt parseFloat isNaN isFinite encodeURIComponent
+    decodeURIComponent encodeURI decodeURI URL URLSearchParams TextEncoder TextDecoder
+    AbortController Headers Request Response FormData Blob File crypto performance atob btoa
+    alert confirm prompt eval Function Uint8Array Int32Array Float64Array ArrayBuffer DataView
+    WebSocket Worker Event EventTarget CustomEvent HTMLElement Element Node Deno Bun""".split()
+)
+# Methods of the builtin prototypes: an unknown receiver calling one is far more likely an array,
+# string, promise or map than a first-party object, so no field edge is made for them.
+BUILTIN_METHODS = frozenset(
+    """push pop shift unshift slice splice concat join reverse sort indexOf lastIndexOf includes
+    find findIndex findLast filter map forEach reduce reduceRight some every flat flatMap fill keys
+    values entries at then catch finally toString toLocaleString valueOf hasOwnProperty apply call
+    bind trim trimStart trimEnd split replaceAll matchAll startsWith endsWith padStart padEnd repeat
+    toUpperCase toLowerCase charAt charCodeAt codePointAt substring substr normalize localeCompare
+    toFixed toISOString getTime getFullYear stringify isArray allSettled addEventListener
+    removeEventListener dispatchEvent preventDefault stopPropagation""".split()
+)
+
+
+def external_module_key(spec: str) -> str:
+    spec = spec.removeprefix("node:")
+    return keys.external(spec, "javascript")
+
+
+@dataclass
+class _File:
+    index: FileIndex
+    defs: dict[str, DefInfo] = field(default_factory=dict)
+    assigns: dict[tuple[str, str], list[Assignment]] = field(default_factory=dict)
+    imports: dict[tuple[str, str], list[Import]] = field(default_factory=dict)
+    exports: dict[str, list[Any]] = field(default_factory=dict)
+    stars: list[str] = field(default_factory=list)  # modules of `export * from`
+
+    @property
+    def path(self) -> str:
+        return self.index.path
+
+    @property
+    def minified(self) -> bool:
+        return "minified" in self.index.flags
+
+
+def _strip_json_comments(text: str) -> str:
+    out = []
+    i = 0
+    in_string = False
+    while i < len(text):
+        ch = text[i]
+        if in_string:
+            out.append(ch)
+            if ch == "\\" and i + 1 < len(text):
+                out.append(text[i + 1])
+                i += 2
+                continue
+            if ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+            out.append(ch)
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = len(text) if j < 0 else j
+            continue
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = len(text) if j < 0 else j + 2
+            continue
+        else:
+            out.append(ch)
+        i += 1
+    return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
+
+
+@dataclass(frozen=True)
+class _TsConfig:
+    folder: str  # the folder of the tsconfig, relative to the root
+    base_url: str | None  # relative to the root
+    paths: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+class JavaScriptLinker:
+    languages = LANGUAGES
+
+    def __init__(
+        self,
+        indexes: Iterable[FileIndex],
+        builder: GraphBuilder,
+        manifests: Manifests,
+        max_hops: int,
+        test_paths: Sequence[str] = DEFAULT_TEST_PATHS,
+    ) -> None:
+        self.builder = builder
+        self.max_hops = max_hops
+        self.manifests = manifests
+        self.test_paths = tuple(test_paths)
+        self.files: dict[str, _File] = {}
+        self.defs: dict[str, DefInfo] = {}
+        self.declarations: set[str] = set()
+        for index in sorted(indexes, key=lambda i: i.path):
+            if index.language not in LANGUAGES:
+                continue
+            if index.path.endswith(_DECLARATIONS) or "declarations" in index.flags:
+                self.declarations.add(index.path)
+                continue
+            jsfile = _File(index)
+            self.files[index.path] = jsfile
+            for d in index.definitions:
+                info = DefInfo(keys.first_party(index.path, d.qualname), index.path, d, index.language)
+                jsfile.defs.setdefault(d.qualname, info)
+                self.defs.setdefault(info.key, info)
+            for a in index.assignments:
+                jsfile.assigns.setdefault((a.scope, a.target), []).append(a)
+            for imp in index.imports:
+                if imp.bound is not None:
+                    jsfile.imports.setdefault((imp.scope, imp.bound), []).append(imp)
+            for export in index.exports:
+                if export.name == "*" and export.star and export.module is not None:
+                    jsfile.stars.append(export.module)
+                else:
+                    jsfile.exports.setdefault(export.name, []).append(export)
+        self.packages = {p.name: p for p in manifests.packages if p.name}
+        self.tsconfigs = self._read_tsconfigs(manifests.files)
+        self._depth = 0
+        self._module_cache: dict[tuple[str, str], str | None] = {}
+
+    # ---- module resolution ----------------------------------------------------------------
+    def _read_tsconfigs(self, raw: dict[str, str]) -> list[_TsConfig]:
+        loaded: dict[str, dict[str, Any]] = {}
+        for path, text in raw.items():
+            try:
+                data = json.loads(_strip_json_comments(text))
+            except ValueError:
+                continue
+            if isinstance(data, dict):
+                loaded[path] = data
+        configs = []
+        for path in sorted(loaded):
+            options: dict[str, Any] = {}
+            owner: dict[str, str] = {}
+            chain: list[str] = []
+            current: str | None = path
+            while current and current in loaded and current not in chain and len(chain) < 10:
+                chain.append(current)
+                extends = loaded[current].get("extends")
+                current = None
+                if isinstance(extends, str) and extends.startswith("."):
+                    target = posixpath.normpath(posixpath.join(posixpath.dirname(chain[-1]), extends))
+                    current = target if target.endswith(".json") else target + ".json"
+            for config in reversed(chain):  # the extended first, the extending over it
+                compiler = loaded[config].get("compilerOptions") or {}
+                if isinstance(compiler, dict):
+                    for key in ("baseUrl", "paths"):
+                        if key in compiler:
+                            options[key] = compiler[key]
+                            owner[key] = posixpath.dirname(config)
+            base_url = None
+            if isinstance(options.get("baseUrl"), str):
+                base_url = posixpath.normpath(posixpath.join(owner["baseUrl"], options["baseUrl"]))
+            paths: list[tuple[str, tuple[str, ...]]] = []
+            if isinstance(options.get("paths"), dict):
+                root_of_paths = base_url if base_url is not None else owner["paths"]
+                for pattern, targets in options["paths"].items():
+                    if isinstance(targets, list):
+                        resolved = tuple(
+                            posixpath.normpath(posixpath.join(root_of_paths, t)) if t != "*" else t
+                            for t in targets
+                            if isinstance(t, str)
+                        )
+                        paths.append((pattern, resolved))
+            configs.append(_TsConfig(posixpath.dirname(path), base_url, tuple(paths)))
+        configs.sort(key=lambda c: (-len(c.folder), c.folder))
+        return configs
+
+    def _tsconfig_for(self, path: str) -> _TsConfig | None:
+        for config in self.tsconfigs:
+            if not config.folder or path.startswith(config.folder + "/"):
+                return config
+        return None
+
+    def _file_candidates(self, base: str) -> str | None:
+        """The project file a path names: itself, with an extension, or a folder's entry."""
+        base = posixpath.normpath(base)
+        if base.startswith("../") or base == "..":
+            return None
+        if base in self.files:
+            return base
+        stem = base
+        for ext in (".js", ".jsx", ".mjs", ".cjs"):
+            if base.endswith(ext):  # TypeScript sources are imported with .js extensions
+                stem = base[: -len(ext)]
+                break
+        for ext in SOURCE_EXTENSIONS:
+            if stem + ext in self.files:
+                return stem + ext
+        package = self._package_at(base)
+        if package is not None:
+            found = self._package_entry(package, ".")
+            if found:
+                return found
+        for ext in SOURCE_EXTENSIONS:
+            if f"{base}/index{ext}" in self.files:
+                return f"{base}/index{ext}"
+        return None
+
+    def _package_at(self, folder: str) -> PackageJson | None:
+        wanted = f"{folder}/package.json" if folder and folder != "." else "package.json"
+        for package in self.manifests.packages:
+            if package.path == wanted:
+                return package
+        return None
+
+    def _package_entry(self, package: PackageJson, subpath: str) -> str | None:
+        folder = posixpath.dirname(package.path)
+        targets: list[str] = []
+        exports = package.exports
+        if exports is not None:
+            targets.extend(_exports_targets(exports, subpath))
+        if subpath == ".":
+            targets += [t for t in (package.module, package.main) if t]
+            targets.append("index")
+        else:
+            targets.append(subpath)
+        for target in targets:
+            path = (
+                posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)
+            )
+            found = self._file_candidates_plain(path)
+            if found:
+                return found
+            rel = posixpath.normpath(target).lstrip("./")
+            for build in _BUILD_DIRS:
+                if rel.startswith(build):
+                    src = (
+                        posixpath.join(folder, "src", rel[len(build) :])
+                        if folder
+                        else posixpath.join("src", rel[len(build) :])
+                    )
+                    found = self._file_candidates_plain(src)
+                    if found:
+                        return found
+        return None
+
+    def _file_candidates_plain(self, base: str) -> str | None:
+        base = posixpath.normpath(base)
+        if base in self.files:
+            return base
+        stem = base
+        for ext in (".js", ".jsx", ".mjs", ".cjs", ".d.ts"):
+            if base.endswith(ext):
+                stem = base[: -len(ext)]
+                break
+        for ext in SOURCE_EXTENSIONS:
+            if stem + ext in self.files:
+                return stem + ext
+        for ext in SOURCE_EXTENSIONS:
+            if f"{base}/index{ext}" in self.files:
+                return f"{base}/index{ext}"
+        return None
+
+    def resolve_module(self, from_path: str, spec: str) -> str | None:
+        """The project file ``spec`` names from ``from_path``, or None for an external module."""
+        cache_key = (posixpath.dirname(from_path), spec)
+        if cache_key in self._module_cache:
+            return self._module_cache[cache_key]
+        found = self._resolve_module(from_path, spec)
+        self._module_cache[cache_key] = found
+        return found
+
+    def _resolve_module(self, from_path: str, spec: str) -> str | None:
+        if not spec:
+            return None
+        if spec.startswith((".", "/")):
+            base = (
+                spec.lstrip("/")
+                if spec.startswith("/")
+                else posixpath.join(posixpath.dirname(from_path), spec)
+            )
+            return self._file_candidates(base)
+        config = self._tsconfig_for(from_path)
+        if config is not None:
+            for pattern, targets in config.paths:
+                star = _match_pattern(pattern, spec)
+                if star is None:
+                    continue
+                for target in targets:
+                    found = self._file_candidates(target.replace("*", star, 1))
+                    if found:
+                        return found
+            if config.base_url is not None:
+                found = self._file_candidates(posixpath.join(config.base_url, spec))
+                if found:
+                    return found
+        name, subpath = _split_package(spec)
+        package = self.packages.get(name)
+        if package is not None:
+            return self._package_entry(package, subpath)
+        return None
+
+    def _module_value(self, from_path: str, spec: str) -> Value | None:
+        path = self.resolve_module(from_path, spec)
+        if path is not None:
+            return Value("module", path)
+        if spec.startswith((".", "/")):
+            return None  # a relative import of a file not in the project: unknown, not external
+        return Value("ext", external_module_key(spec))
+
+    # ---- the whole run --------------------------------------------------------------------
+    def link(self) -> None:
+        for path, jsfile in self.files.items():
+            self.builder.node(module_node(path, jsfile.index.language))
+            for info in jsfile.defs.values():
+                self.builder.node(node_for(info))
+        for path in sorted(self.declarations):
+            self.builder.node(module_node(path, "typescript"))
+        for jsfile in self.files.values():
+            self._link_file(jsfile)
+
+    def _link_file(self, jsfile: _File) -> None:
+        index = jsfile.index
+        path = index.path
+        for imp in index.imports:
+            caller = self._caller(jsfile, imp.scope)
+            site = Site(path, imp.line, 0)
+            if imp.kind == "type":
+                continue
+            target = self.resolve_module(path, imp.module)
+            if target is not None:
+                if target != path:
+                    self.builder.edge(caller, target, "imports", "import", site)
+            elif not imp.module.startswith((".", "/")) and imp.module:
+                key = self.builder.external(external_module_key(imp.module), index.language)
+                self.builder.edge(caller, key, "imports", "import", site)
+        for export in index.exports:
+            if export.module:
+                target = self.resolve_module(path, export.module)
+                if target is not None and target != path:
+                    self.builder.edge(path, target, "imports", "import", Site(path, export.line, 0))
+        for info in jsfile.defs.values():
+            if info.is_class or info.definition.kind in ("interface",):
+                self._class_edges(jsfile, info)
+        for call in index.calls:
+            self._call(jsfile, call)
+        for ref in index.references:
+            caller = self._caller(jsfile, ref.scope)
+            value = self._resolve_dotted(jsfile, ref.scope, ref.name, ref.line)
+            target = self._value_target(value, index.language)
+            if target is not None and target != caller:
+                self.builder.edge(caller, target, "references", "reference", Site(path, ref.line, ref.column))
+        for flag in index.dynamic:
+            caller = self._caller(jsfile, flag.scope)
+            site = Site(path, flag.line, flag.column)
+            prefix = ""
+            if flag.prefix and not flag.prefix.startswith("."):
+                prefix = external_module_key(flag.prefix.rstrip("/"))
+            self.builder.dynamic.append(Dynamic(caller, site, flag.kind, prefix))
+            if flag.kind in ("require", "import"):
+                self.builder.unresolved_site(
+                    Unresolved(caller, site, "dynamic-import", "", flag.kind, prefix=prefix)
+                )
+
+    def _caller(self, jsfile: _File, scope: str) -> str:
+        current = scope
+        while current:
+            if current in jsfile.defs:
+                return jsfile.defs[current].key
+            current = current.rpartition(".")[0]
+        return jsfile.path
+
+    def _value_target(self, value: Value | None, language: str) -> str | None:
+        if value is None:
+            return None
+        if value.kind == "def":
+            return value.key
+        if value.kind == "ext":
+            return self.builder.external(value.key, language)
+        return None
+
+    # ---- exports --------------------------------------------------------------------------
+    def export_of(self, path: str, name: str) -> Value | None:
+        """The value module ``path`` exports under ``name``, through re-exports."""
+        jsfile = self.files.get(path)
+        if jsfile is None:
+            return None
+        self._depth += 1
+        try:
+            if self._depth > self.max_hops * 3:
+                return None
+            for export in jsfile.exports.get(name, ()):
+                value = self._export_value(jsfile, export)
+                if value is not None:
+                    return value
+            if name == "default":
+                whole = self._module_exports(jsfile)
+                if whole is not None:
+                    return whole
+                return None
+            for export in jsfile.exports.get("module.exports", ()):
+                whole = self._export_value(jsfile, export)
+                if whole is not None:
+                    member = self._attribute(whole, name)
+                    if member is not None:
+                        return member
+            for spec in jsfile.stars:
+                target = self.resolve_module(path, spec)
+                if target is not None:
+                    value = self.export_of(target, name)
+                    if value is not None:
+                        return value
+                elif not spec.startswith("."):
+                    return Value("ext", keys.join(external_module_key(spec), name))
+            return None
+        finally:
+            self._depth -= 1
+
+    def _module_exports(self, jsfile: _File) -> Value | None:
+        for export in jsfile.exports.get("module.exports", ()):
+            value = self._export_value(jsfile, export)
+            if value is not None:
+                return value
+        return None
+
+    def _export_value(self, jsfile: _File, export: Any) -> Value | None:
+        if export.module is not None:
+            if export.star:  # export * as ns from / module.exports = require(m)
+                return self._module_value(jsfile.path, export.module)
+            target = self.resolve_module(jsfile.path, export.module)
+            if target is None:
+                if export.module.startswith("."):
+                    return None
+                base = external_module_key(export.module)
+                return Value("ext", keys.join(base, export.local) if export.local else base)
+            return self.export_of(target, export.local or export.name)
+        if export.local is None:
+            return None
+        return self._resolve_dotted(jsfile, "", export.local, 1 << 30)
+
+    # ---- classes --------------------------------------------------------------------------
+    def _class_edges(self, jsfile: _File, info: DefInfo) -> None:
+        site = Site(jsfile.path, info.definition.line, info.definition.column)
+        for relation, value in self._bases(info.key):
+            target = self._value_target(value, jsfile.index.language)
+            if target is not None:
+                self.builder.edge(info.key, target, relation, relation, site)
+
+    @cached_property
+    def _bases_table(self) -> dict[str, list[tuple[str, Value]]]:
+        table: dict[str, list[tuple[str, Value]]] = {}
+        for key, info in self.defs.items():
+            if not (info.is_class or info.definition.kind == "interface"):
+                continue
+            jsfile = self.files[info.path]
+            scope = self._function_scope(jsfile, info.qualname.rpartition(".")[0])
+            found: list[tuple[str, Value]] = []
+            for base in info.definition.bases:
+                relation = "extends"
+                if base.startswith("implements:"):
+                    relation, base = "implements", base.removeprefix("implements:")
+                value = self._resolve_dotted(jsfile, scope, base, info.definition.line)
+                if value is not None and value.kind in ("def", "ext") and value.key != key:
+                    found.append((relation, value))
+            table[key] = found
+        return table
+
+    def _bases(self, cls: str) -> list[tuple[str, Value]]:
+        return self._bases_table.get(cls, [])
+
+    @cached_property
+    def _subclasses(self) -> dict[str, list[str]]:
+        table: dict[str, list[str]] = {}
+        for cls, bases in sorted(self._bases_table.items()):
+            for _relation, base in bases:
+                if base.kind == "def":
+                    table.setdefault(base.key, []).append(cls)
+        return table
+
+    def _chain(self, cls: str) -> list[str]:
+        """The class and its bases, nearest first (JavaScript has single inheritance of classes)."""
+        order = [cls]
+        current = cls
+        for _ in range(self.max_hops * 4):
+            bases = [v for rel, v in self._bases(current) if rel == "extends" and v.kind == "def"]
+            if not bases or bases[0].key in order:
+                break
+            current = bases[0].key
+            order.append(current)
+        return order
+
+    def _external_base(self, cls: str) -> str | None:
+        for name in self._chain(cls):
+            for rel, value in self._bases(name):
+                if rel == "extends" and value.kind == "ext":
+                    return value.key
+        return None
+
+    def _member(self, cls: str, name: str, start: int = 0) -> DefInfo | None:
+        for owner in self._chain(cls)[start:]:
+            info = self.defs.get(owner)
+            if info is None:
+                continue
+            member = self.files[info.path].defs.get(f"{info.qualname}.{name}")
+            if member is not None:
+                return member
+        return None
+
+    def _constructor(self, cls: str) -> DefInfo | None:
+        return self._member(cls, "constructor")
+
+    def _field_value(self, cls: str, name: str) -> Value | None:
+        """The value bound to ``this.name`` in the class (field declarations, the constructor)."""
+        for owner in self._chain(cls):
+            info = self.defs.get(owner)
+            if info is None:
+                continue
+            jsfile = self.files[info.path]
+            for (scope, target), assigns in sorted(jsfile.assigns.items()):
+                if target != f"this.{name}" or not (
+                    scope == info.qualname or scope.startswith(info.qualname + ".")
+                ):
+                    continue
+                for assign in sorted(
+                    assigns, key=lambda a: (0 if a.value.startswith("type:") else 1, a.line)
+                ):
+                    value = self._assigned_value(jsfile, scope, assign)
+                    if value is not None:
+                        return value
+        return None
+
+    # ---- names ----------------------------------------------------------------------------
+    def _function_scope(self, jsfile: _File, scope: str) -> str:
+        current = scope
+        while current:
+            info = jsfile.defs.get(current)
+            if (
+                info is not None
+                and not info.is_class
+                and info.definition.kind not in ("interface", "namespace")
+            ):
+                return current
+            current = current.rpartition(".")[0]
+        return ""
+
+    def _scopes(self, jsfile: _File, scope: str) -> list[str]:
+        chain = []
+        current = scope
+        while current:
+            info = jsfile.defs.get(current)
+            if info is None or not info.is_class:
+                chain.append(current)
+            current = current.rpartition(".")[0]
+        chain.append("")
+        return chain
+
+    def _lookup(self, jsfile: _File, scope: str, name: str, line: int) -> tuple[Value | None, str]:
+        self._depth += 1
+        try:
+            if self._depth > self.max_hops * 4:
+                return None, "limit"
+            for position, current in enumerate(self._scopes(jsfile, scope)):
+                found = self._lookup_in(jsfile, current, name, line if position == 0 else None)
+                if found[1] != "none":
+                    return found
+            if name in GLOBALS:
+                return Value("ext", name), "global"
+            return None, "none"
+        finally:
+            self._depth -= 1
+
+    def _lookup_in(self, jsfile: _File, scope: str, name: str, line: int | None) -> tuple[Value | None, str]:
+        candidates: list[tuple[int, int, str, Any]] = []
+        qualname = f"{scope}.{name}" if scope else name
+        info = jsfile.defs.get(qualname)
+        if info is not None:
+            candidates.append((info.definition.line, 2, "def", info))
+        for imp in jsfile.imports.get((scope, name), ()):
+            candidates.append((imp.line, 1, "import", imp))
+        for assign in jsfile.assigns.get((scope, name), ()):
+            candidates.append((assign.line, 0, "assign", assign))
+        if not candidates and scope:
+            param = self._param(jsfile, scope, name)
+            if param is not None:
+                return param
+        if not candidates:
+            return None, "none"
+        before = [c for c in candidates if line is None or c[0] <= line]
+        # a function declaration is hoisted: it binds before its line too
+        chosen = max(before or candidates, key=lambda c: (c[0], c[1]))
+        how, item = chosen[2], chosen[3]
+        if how == "def":
+            return Value("def", item.key), "def"
+        if how == "import":
+            return self._import_value(jsfile, item), "import"
+        value = self._assigned_value(jsfile, scope, item)
+        return value, "assign" if value is not None else "unknown-local"
+
+    def _param(self, jsfile: _File, scope: str, name: str) -> tuple[Value | None, str] | None:
+        info = jsfile.defs.get(scope)
+        if info is None:
+            return None
+        for param in info.definition.params:
+            if param.name == name:
+                if param.type:
+                    return self._type_value(
+                        jsfile,
+                        self._function_scope(jsfile, scope.rpartition(".")[0]),
+                        param.type,
+                        info.definition.line,
+                    ), "param"
+                return None, "param"
+        return None
+
+    def _type_value(self, jsfile: _File, scope: str, type_name: str, line: int) -> Value | None:
+        value = self._resolve_dotted(jsfile, scope, type_name, line)
+        if value is None:
+            return None
+        if value.kind == "def":
+            info = self.defs[value.key]
+            if info.is_class or info.definition.kind in ("interface", "function"):
+                return Value("inst", value.key)
+            return None
+        if value.kind == "ext":
+            return Value("inst_ext", value.key)
+        return None
+
+    def _assigned_value(self, jsfile: _File, scope: str, assign: Assignment) -> Value | None:
+        kind, _, text = assign.value.partition(":")
+        if kind == "type":
+            return self._type_value(jsfile, scope, text, assign.line)
+        if kind == "call":
+            return self._result_of(self._resolve_dotted(jsfile, scope, text, assign.line))
+        if kind == "name" and text != assign.target:
+            return self._resolve_dotted(jsfile, scope, text, assign.line)
+        return None
+
+    def _import_value(self, jsfile: _File, imp: Import) -> Value | None:
+        module = self._module_value(jsfile.path, imp.module)
+        if module is None:
+            return None
+        if imp.name is None:
+            if module.kind == "module" and imp.kind in ("require", "dynamic"):
+                whole = self._module_exports(self.files[module.key])
+                return whole if whole is not None else module
+            return module
+        if module.kind == "ext":
+            if imp.name == "default":
+                return module
+            return Value("ext", keys.join(module.key, imp.name))
+        return self.export_of(module.key, imp.name)
+
+    def _resolve_dotted(self, jsfile: _File, scope: str, text: str, line: int) -> Value | None:
+        parts = text.split(".")
+        head = parts[0]
+        call = head.endswith("()")
+        head = head.removesuffix("()")
+        if head == "this":
+            value = self._this(jsfile, scope)
+        else:
+            value, _how = self._lookup(jsfile, scope, head, line)
+        if call:
+            value = self._result_of(value)
+        for part in parts[1:]:
+            if value is None:
+                return None
+            call = part.endswith("()")
+            value = self._attribute(value, part.removesuffix("()"))
+            if call:
+                value = self._result_of(value)
+        return value
+
+    def _this(self, jsfile: _File, scope: str) -> Value | None:
+        current = scope
+        while current:
+            info = jsfile.defs.get(current)
+            if info is not None and (info.is_class or info.definition.kind == "interface"):
+                return Value("inst", info.key)
+            owner = current.rpartition(".")[0]
+            if info is not None and owner and owner in jsfile.defs:
+                owner_info = jsfile.defs[owner]
+                if owner_info.is_class:
+                    return Value("inst", owner_info.key)
+                # a prototype method or `this.x = function` in a constructor function
+                if owner_info.definition.kind == "function" and info.definition.kind == "method":
+                    return Value("inst", owner_info.key)
+            current = owner
+        return None
+
+    def _attribute(self, value: Value, name: str) -> Value | None:
+        if value.kind == "module":
+            return self.export_of(value.key, name)
+        if value.kind in ("ext", "inst_ext"):
+            return Value("ext", keys.join(value.key, name))
+        if value.kind == "def":
+            info = self.defs[value.key]
+            member = self.files[info.path].defs.get(f"{info.qualname}.{name}")
+            if member is not None:
+                return Value("def", member.key)
+            if info.is_class:
+                found = self._member(value.key, name)
+                if found is not None:
+                    return Value("def", found.key)
+                base = self._external_base(value.key)
+                if base is not None:
+                    return Value("ext", keys.join(base, name))
+            return None
+        if value.kind == "inst":
+            field_value = self._field_value(value.key, name)
+            if field_value is not None:
+                return field_value
+            found = self._member(value.key, name)
+            if found is not None:
+                return Value("def", found.key)
+            base = self._external_base(value.key)
+            if base is not None:
+                return Value("ext", keys.join(base, name))
+        return None
+
+    def _result_of(self, value: Value | None) -> Value | None:
+        if value is None:
+            return None
+        if value.kind == "def":
+            info = self.defs[value.key]
+            if info.is_class:
+                return Value("inst", value.key)
+            return self._returns(info)
+        if value.kind == "ext":
+            last = keys.last_segment(value.key)
+            if last[:1].isupper():
+                return Value("inst_ext", value.key)
+        return None
+
+    def _returns(self, info: DefInfo) -> Value | None:
+        self._depth += 1
+        try:
+            if self._depth > self.max_hops * 4:
+                return None
+            jsfile = self.files[info.path]
+            scope = info.qualname
+            outer = self._function_scope(jsfile, scope.rpartition(".")[0])
+            for fact in info.definition.returns:
+                kind, sep, text = fact.partition(":")
+                if not sep:
+                    value = self._type_value(jsfile, outer, fact, info.definition.line)
+                elif kind == "call":
+                    value = self._result_of(
+                        self._resolve_dotted(jsfile, scope, text, info.definition.end_line)
+                    )
+                else:
+                    value = self._resolve_dotted(jsfile, scope, text, info.definition.end_line)
+                if value is not None:
+                    return value
+            return None
+        finally:
+            self._depth -= 1
+
+    # ---- calls ----------------------------------------------------------------------------
+    def _call(self, jsfile: _File, call: Call) -> None:
+        caller = self._caller(jsfile, call.scope)
+        site = Site(jsfile.path, call.line, call.column)
+        language = jsfile.index.language
+        if call.callee == "<expr>" or not call.name:
+            self._unresolved(caller, site, "computed-name", "", call.text)
+            return
+        if call.super_call:
+            cls = self._this(jsfile, call.scope)
+            if cls is None or cls.kind != "inst":
+                self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
+                return
+            bases = [v for rel, v in self._bases(cls.key) if rel == "extends"]
+            if not bases:
+                return
+            base = bases[0]
+            wanted = "constructor" if call.receiver is None else call.name
+            if base.kind == "def":
+                member = self._member(base.key, wanted)
+                if member is not None:
+                    self.builder.edge(caller, member.key, "calls", "member", site)
+            else:
+                key = self.builder.external(keys.join(base.key, wanted), language)
+                self.builder.edge(caller, key, "calls", "member", site)
+            return
+        if call.receiver is None:
+            value, how = self._lookup(jsfile, call.scope, call.name, call.line)
+            if value is None:
+                if how == "param":
+                    self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
+                elif how in ("unknown-local", "limit"):
+                    self._unresolved(
+                        caller, site, "limit" if how == "limit" else "computed-name", call.name, call.text
+                    )
+                else:
+                    self._unresolved(caller, site, "no-definition", call.name, call.text)
+                return
+            kind = "assignment" if how == "assign" else "direct"
+            self._call_value(caller, site, value, kind, call, language)
+            return
+        receiver = (
+            None
+            if call.receiver == "<expr>"
+            else self._resolve_dotted(jsfile, call.scope, call.receiver, call.line)
+        )
+        if receiver is None:
+            self._field_call(jsfile, caller, site, call)
+            return
+        if receiver.kind == "inst":
+            self._method_call(jsfile, caller, site, receiver.key, call)
+            return
+        target = self._attribute(receiver, call.name)
+        if target is None:
+            self._field_call(jsfile, caller, site, call)
+            return
+        kind = "member" if receiver.kind == "def" else "direct"
+        self._call_value(caller, site, target, kind, call, language)
+
+    def _call_value(
+        self, caller: str, site: Site, value: Value, kind: str, call: Call, language: str
+    ) -> None:
+        if value.kind == "def":
+            info = self.defs[value.key]
+            self.builder.edge(caller, value.key, "calls", kind, site)
+            if info.is_class:
+                ctor = self._constructor(value.key)
+                if ctor is not None:
+                    self.builder.edge(caller, ctor.key, "calls", kind, site)
+            return
+        if value.kind == "ext":
+            self.builder.edge(caller, self.builder.external(value.key, language), "calls", kind, site)
+            return
+        if value.kind == "module":
+            whole = self._module_exports(self.files[value.key]) or self.export_of(value.key, "default")
+            if whole is not None and whole.kind != "module":
+                self._call_value(caller, site, whole, kind, call, language)
+                return
+        self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
+
+    def _method_call(self, jsfile: _File, caller: str, site: Site, cls: str, call: Call) -> None:
+        language = jsfile.index.language
+        field_value = self._field_value(cls, call.name)
+        if field_value is not None and field_value.kind in ("def", "ext"):
+            self._call_value(caller, site, field_value, "assignment", call, language)
+            return
+        member = self._member(cls, call.name)
+        info = self.defs[cls]
+        if member is not None:
+            self.builder.edge(caller, member.key, "calls", "member", site)
+        elif info.definition.kind == "interface":
+            pass  # the implementations below are the candidates
+        else:
+            base = self._external_base(cls)
+            if base is not None:
+                key = self.builder.external(keys.join(base, call.name), language)
+                self.builder.edge(caller, key, "calls", "member", site)
+            else:
+                self._field_call(jsfile, caller, site, call)
+                return
+        overrides = 0
+        for sub in subclasses_closure(self._subclasses, cls):
+            sub_info = self.defs[sub]
+            override = self.files[sub_info.path].defs.get(f"{sub_info.qualname}.{call.name}")
+            if override is not None and (member is None or override.key != member.key):
+                self.builder.edge(caller, override.key, "calls", "cha", site)
+                overrides += 1
+        if info.definition.kind == "interface" and member is None and overrides == 0:
+            self._unresolved(caller, site, "interface-receiver", call.name, call.text)
+
+    def _field_call(self, jsfile: _File, caller: str, site: Site, call: Call) -> None:
+        self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
+        if call.name in BUILTIN_METHODS:
+            return
+        candidates = [
+            info
+            for info in self._members_by_name.get(call.name, ())
+            if info.path == jsfile.path
+            or (
+                not self.files[info.path].minified
+                and (self._is_test(jsfile.path) or not self._is_test(info.path))
+            )
+        ]
+        if 0 < len(candidates) <= MAX_FIELD_CANDIDATES:
+            for info in candidates:
+                self.builder.edge(caller, info.key, "calls", "field", site)
+
+    def _is_test(self, path: str) -> bool:
+        return any(fnmatchcase(path, p) for p in self.test_paths)
+
+    @cached_property
+    def _members_by_name(self) -> dict[str, list[DefInfo]]:
+        table: dict[str, list[DefInfo]] = {}
+        for info in self.defs.values():
+            if "." in info.qualname and info.definition.kind in ("method", "function", "getter", "setter"):
+                owner = self.files[info.path].defs.get(info.qualname.rpartition(".")[0])
+                if (
+                    owner is not None
+                    and owner.definition.kind in ("function", "method")
+                    and info.definition.kind == "function"
+                ):
+                    continue  # a function nested in a function is reached only from inside it
+                table.setdefault(info.definition.name, []).append(info)
+        return table
+
+    def _unresolved(
+        self, caller: str, site: Site, reason: str, name: str, text: str, covered: bool = False
+    ) -> None:
+        self.builder.unresolved_site(Unresolved(caller, site, reason, name, text, covered=covered))
+
+    # ---- what roots need ------------------------------------------------------------------
+    def resolve_entry_point(self, entry: EntryPoint) -> str | None:
+        if entry.group not in ("bin", "main", "exports"):
+            return None
+        folder = posixpath.dirname(entry.manifest)
+        target = posixpath.normpath(posixpath.join(folder, entry.target))
+        found = self._file_candidates_plain(target)
+        if found is None:
+            rel = posixpath.normpath(entry.target).lstrip("./")
+            for build in _BUILD_DIRS:
+                if rel.startswith(build):
+                    found = self._file_candidates_plain(posixpath.join(folder, "src", rel[len(build) :]))
+                    if found:
+                        break
+        return found
+
+    def handler_refs(self, index: FileIndex, methods: Sequence[str]) -> list[str]:
+        """First-party functions passed to calls such as ``app.get('/', handler)``."""
+        jsfile = self.files.get(index.path)
+        if jsfile is None:
+            return []
+        lines = {(c.line, c.scope) for c in index.calls if c.receiver and c.name in methods}
+        found = []
+        for ref in index.references:
+            if (ref.line, ref.scope) in lines:
+                value = self._resolve_dotted(jsfile, ref.scope, ref.name, ref.line)
+                if value is not None and value.kind == "def":
+                    found.append(value.key)
+        return sorted(set(found))
+
+
+def _match_pattern(pattern: str, spec: str) -> str | None:
+    """The text ``*`` stands for when ``spec`` matches a tsconfig paths pattern, else None."""
+    if "*" not in pattern:
+        return "" if pattern == spec else None
+    head, _, tail = pattern.partition("*")
+    if spec.startswith(head) and spec.endswith(tail) and len(spec) >= len(head) + len(tail):
+        return spec[len(head) : len(spec) - len(tail)]
+    return None
+
+
+def _split_package(spec: str) -> tuple[str, str]:
+    parts = spec.split("/")
+    if spec.startswith("@") and len(parts) >= 2:
+        name, rest = "/".join(parts[:2]), parts[2:]
+    else:
+        name, rest = parts[0], parts[1:]
+    return name, "./" + "/".join(rest) if rest else "."
+
+
+_CONDITIONS = ("import", "module", "default", "require", "node", "browser", "development", "production")
+
+
+def _exports_targets(exports: Any, subpath: str) -> list[str]:
+    """The files an ``exports`` map gives for a subpath, conditions in a fixed preference order."""
+    if isinstance(exports, str):
+        return [exports] if subpath == "." else []
+    if isinstance(exports, list):
+        return [t for item in exports for t in _exports_targets(item, subpath)]
+    if not isinstance(exports, dict):
+        return []
+    if not any(k.startswith(".") for k in exports):
+        return _condition_targets(exports)
+    if subpath in exports:
+        return _condition_targets(exports[subpath])
+    for pattern, value in exports.items():
+        star = _match_pattern(pattern, subpath) if "*" in pattern else None
+        if star is not None:
+            return [t.replace("*", star) for t in _condition_targets(value)]
+    return []
+
+
+def _condition_targets(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [] if value.endswith(_DECLARATIONS) else [value]
+    if isinstance(value, list):
+        return [t for item in value for t in _condition_targets(item)]
+    if isinstance(value, dict):
+        ordered = [k for k in _CONDITIONS if k in value] + sorted(k for k in value if k not in _CONDITIONS)
+        return [t for k in ordered if k != "types" for t in _condition_targets(value[k])]
+    return []
