@@ -322,3 +322,16 @@ def test_a_script_mostly_on_long_lines_is_flagged_minified() -> None:
 def test_go_generated_file_signal(source: bytes, generated: bool) -> None:
     assert ("generated" in _content_flags("pb/x.go", "go", source)) is generated
     assert "generated" not in _content_flags("x.py", "python", source)  # only Go has this convention
+
+
+def test_a_tracked_file_deleted_from_the_work_tree_is_not_listed(tmp_path: Path, git_env: Path) -> None:
+    root = write_tree(tmp_path / "repo", {"a.py": "", "b.py": "", "sub/c.py": ""})
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "first")
+    (root / "b.py").unlink()
+    git(root, "rm", "-q", "sub/c.py")  # a deletion git knows of
+    discovery = found(root)
+    assert paths(discovery) == ["a.py"]
+    assert excluded(discovery) == {"b.py": "deleted from the work tree"}
+    assert not any(e.error for e in discovery.excluded)

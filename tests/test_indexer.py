@@ -470,3 +470,25 @@ def test_a_script_on_long_lines_is_indexed_and_flagged(tmp_path: Path) -> None:
     result = run_index(root, options(languages=("javascript",)))
     flags = {s.path: (s.status, s.flags) for s in result.statuses}
     assert flags == {"dist/bundle.js": ("indexed", ("minified",)), "src/app.js": ("indexed", ())}
+
+
+def test_a_deadline_passed_while_reading_marks_every_file_missing(project: Path) -> None:
+    result = run_index(project, options(deadline=0.0))
+    assert result.error == "cancelled: deadline of 0.0 s passed"
+    assert result.indexes == ()
+    assert {s.status for s in result.statuses} == {"missing"}
+    assert result.failed
+
+
+def test_an_interrupt_during_discovery_gives_an_empty_cancelled_result(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        signal.raise_signal(signal.SIGINT)  # Ctrl-C while the tree is walked
+        raise AssertionError("not reached")
+
+    monkeypatch.setattr(indexer, "discover", interrupted)
+    result = run_index(project, options())
+    assert result.error == "cancelled (interrupted)"
+    assert (result.statuses, result.indexes) == ((), ())
+    assert result.failed

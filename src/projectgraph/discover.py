@@ -201,8 +201,10 @@ def _outside_root(root: Path, rel: str) -> str | None:
     full = root / rel
     try:
         st = full.lstat()
+    except FileNotFoundError:
+        return "deleted from the work tree"  # git still lists it: not a file of the project now
     except OSError:
-        return None  # gone or unreadable: the indexer gives the file its status and reason
+        return None  # unreadable: the indexer gives the file its status and reason
     if stat.S_ISLNK(st.st_mode):
         try:
             real = full.resolve(strict=True)

@@ -265,7 +265,11 @@ def run_index(
                 f"the configuration limits it to {allowed}"
             )
     specs = [known[name] for name in names]
-    found = discover(base, specs, config)
+    try:
+        found = discover(base, specs, config)
+    except KeyboardInterrupt:  # Ctrl-C before any file was known: an empty, cancelled result
+        seconds = time.monotonic() - started
+        return IndexResult(str(base), (), (), (), error="cancelled (interrupted)", seconds=seconds)
     return index_files(base, found, specs, options, store, progress, started)
 
 
