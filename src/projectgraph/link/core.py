@@ -8,7 +8,7 @@ unresolved sites; ``finish`` sorts them, keeps one edge per (caller, callee, sit
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -94,7 +94,7 @@ def _rank(edge: Edge) -> int:
     return {"high": 3, "medium": 2, "low": 1}[edge.confidence]
 
 
-def c3_linearize(cls: str, bases_of: dict[str, list[str]], limit: int = 64) -> list[str]:
+def c3_linearize(cls: str, bases_of: Callable[[str], list[str]], limit: int = 64) -> list[str]:
     """The C3 method resolution order of ``cls``; a depth-first order when C3 fails."""
     cache: dict[str, list[str]] = {}
 
@@ -104,7 +104,7 @@ def c3_linearize(cls: str, bases_of: dict[str, list[str]], limit: int = 64) -> l
         if depth > limit:
             return [name]
         cache[name] = [name]  # a cycle in bases stops here
-        bases = bases_of.get(name, [])
+        bases = bases_of(name)
         sequences = [list(mro(base, depth + 1)) for base in bases] + [list(bases)]
         result = [name]
         while True:

@@ -497,33 +497,36 @@ class JavaScriptLinker:
             if target is not None:
                 self.builder.edge(info.key, target, relation, relation, site)
 
-    @cached_property
-    def _bases_table(self) -> dict[str, list[tuple[str, Value]]]:
-        table: dict[str, list[tuple[str, Value]]] = {}
-        for key, info in self.defs.items():
-            if not (info.is_class or info.definition.kind == "interface"):
-                continue
+    def _bases(self, cls: str) -> list[tuple[str, Value]]:
+        """(relation, base) of a class or interface, computed once; empty while being resolved."""
+        cached = self._bases_cache.get(cls)
+        if cached is not None:
+            return cached
+        self._bases_cache[cls] = []
+        info = self.defs.get(cls)
+        found: list[tuple[str, Value]] = []
+        if info is not None and (info.is_class or info.definition.kind == "interface"):
             jsfile = self.files[info.path]
             scope = self._function_scope(jsfile, info.qualname.rpartition(".")[0])
-            found: list[tuple[str, Value]] = []
             for base in info.definition.bases:
                 relation = "extends"
                 if base.startswith("implements:"):
                     relation, base = "implements", base.removeprefix("implements:")
                 value = self._resolve_dotted(jsfile, scope, base, info.definition.line)
-                if value is not None and value.kind in ("def", "ext") and value.key != key:
+                if value is not None and value.kind in ("def", "ext") and value.key != cls:
                     found.append((relation, value))
-            table[key] = found
-        return table
+        self._bases_cache[cls] = found
+        return found
 
-    def _bases(self, cls: str) -> list[tuple[str, Value]]:
-        return self._bases_table.get(cls, [])
+    @cached_property
+    def _bases_cache(self) -> dict[str, list[tuple[str, Value]]]:
+        return {}
 
     @cached_property
     def _subclasses(self) -> dict[str, list[str]]:
         table: dict[str, list[str]] = {}
-        for cls, bases in sorted(self._bases_table.items()):
-            for _relation, base in bases:
+        for cls in sorted(self.defs):
+            for _relation, base in self._bases(cls):
                 if base.kind == "def":
                     table.setdefault(base.key, []).append(cls)
         return table
