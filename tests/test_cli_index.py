@@ -7,6 +7,7 @@ import os
 import pty
 import re
 import select
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -190,3 +191,48 @@ def test_index_shows_progress_on_a_terminal(clean: Path) -> None:
     assert stdout.startswith("3 files (3 indexed)")
     assert "indexing" in shown.decode(errors="replace")
     assert "3/3" in shown.decode(errors="replace")
+
+
+def test_ctrl_c_stops_the_run_and_reports_the_partial_result(tmp_path: Path) -> None:
+    """Ctrl-C on a terminal interrupts the whole process group: the workers and the command."""
+    body = "".join(f"def f{i}(x):\n    return g{i}(x) + h(x, {i})\n\n" for i in range(800))
+    total = 40
+    root = write_tree(tmp_path / "p", {f"m{n:03}.py": body for n in range(total)})
+    main, follower = pty.openpty()
+    env = {**os.environ, "TERM": "xterm", "COLUMNS": "100"}
+    env.pop("NO_COLOR", None)
+    command = [str(CLI), "index", str(root), "--languages", "python", "--workers", "2", "--json"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=follower, env=env, start_new_session=True
+    )
+    os.close(follower)
+    shown = b""
+    interrupted = False
+    while True:
+        ready, _, _ = select.select([main], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+        counts = re.findall(rb"(\d+)/%d" % total, shown)
+        if not interrupted and counts and 0 < int(counts[-1]) < total:
+            os.killpg(process.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+            interrupted = True
+    os.close(main)
+    assert process.stdout is not None
+    stdout = process.stdout.read().decode()
+    process.stdout.close()
+    code = process.wait(timeout=60)
+    if not interrupted:
+        pytest.skip("the run ended before the progress bar showed a partial count")
+    assert code == 4, shown.decode(errors="replace")
+    summary = json.loads(stdout)
+    assert summary["error"] == "cancelled (interrupted)"
+    assert summary["files"] == total
+    assert summary["statuses"]["missing"] >= 1
+    assert b"Traceback" not in shown
