@@ -140,7 +140,7 @@ def _git_files(root: Path, excluded: list[Excluded]) -> list[str] | None:
 def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
     """Walk outside git: .gitignore files apply to their folder and below; no symlinked folder."""
     found: list[str] = []
-    stack: list[tuple[Path, str, list[tuple[str, pathspec.PathSpec]]]] = [(root, "", [])]
+    stack: list[tuple[Path, str, list[tuple[str, pathspec.GitIgnoreSpec]]]] = [(root, "", [])]
     while stack:
         folder, rel, specs = stack.pop()
         try:
@@ -184,7 +184,7 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
     return sorted(found)
 
 
-def _ignored(path: str, is_dir: bool, specs: list[tuple[str, pathspec.PathSpec]]) -> bool:
+def _ignored(path: str, is_dir: bool, specs: list[tuple[str, pathspec.GitIgnoreSpec]]) -> bool:
     ignored = False
     for base, spec in specs:
         rel = path[len(base) + 1 :] if base else path
