@@ -335,3 +335,48 @@ def test_a_tracked_file_deleted_from_the_work_tree_is_not_listed(tmp_path: Path,
     assert paths(discovery) == ["a.py"]
     assert excluded(discovery) == {"b.py": "deleted from the work tree"}
     assert not any(e.error for e in discovery.excluded)
+
+
+DIFFERENTIAL_FILES = [
+    "a.py",
+    "sub/a.py",
+    "sub/keep/k.py",
+    "sub/drop/d.py",
+    "docs/x/y/z.py",
+    "docs/top.py",
+    "generated/g.py",
+    "src/generated/g.py",
+    "#hash.py",
+    "sp ace.py",
+    "important.py",
+    "deep/a/b.py",
+    "deep/a/x/b.py",
+    "deep/b.py",
+    "x/build/o.py",
+    "build.py/inner.py",
+]
+
+
+@pytest.mark.parametrize(
+    "ignores",
+    [
+        {".gitignore": "**/generated/\n"},
+        {".gitignore": "docs/**/*.py\n"},
+        {".gitignore": "*.py\n!/important.py\n"},
+        {".gitignore": "sub/*\n!sub/keep/\n"},
+        {".gitignore": "deep/**/b.py\n"},
+        {".gitignore": "\\#hash.py\nsp\\ ace.py\n"},
+        {".gitignore": "build/\nbuild.py\n"},
+        {".gitignore": "/*\n!/sub/\n/sub/*\n!/sub/keep\n"},
+        {".gitignore": "a.py\n", "sub/.gitignore": "!a.py\n"},
+        {".gitignore": "*\n!*/\n!*.py\n"},
+        {"sub/.gitignore": "*\n!.gitignore\n!keep/\n!keep/**\n"},
+        {".gitignore": "deep/a\n", "deep/.gitignore": "!a/x/\n"},
+    ],
+)
+def test_outside_git_the_walk_agrees_with_git(tmp_path: Path, git_env: Path, ignores: dict[str, str]) -> None:
+    tree: dict[str, str | bytes] = {**dict.fromkeys(DIFFERENTIAL_FILES, ""), **ignores}
+    walked = paths(found(write_tree(tmp_path / "plain", tree)))
+    repo = write_tree(tmp_path / "repo", tree)
+    git(repo, "init", "-q")
+    assert walked == paths(found(repo))

@@ -16,8 +16,14 @@ import subprocess
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pathspec
+
+try:  # pathspec >= 1.0: "gitignore" as documented, last matching pattern wins
+    from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern as _GitIgnorePattern
+except ImportError:  # pathspec 0.12
+    from pathspec.patterns import GitWildMatchPattern as _GitIgnorePattern  # type: ignore[attr-defined, no-redef, unused-ignore]
 
 from projectgraph.config import ConfigError, ProjectConfig
 from projectgraph.languages import LanguageSpec, all_languages
@@ -140,7 +146,7 @@ def _git_files(root: Path, excluded: list[Excluded]) -> list[str] | None:
 def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
     """Walk outside git: .gitignore files apply to their folder and below; no symlinked folder."""
     found: list[str] = []
-    stack: list[tuple[Path, str, list[tuple[str, pathspec.GitIgnoreSpec]]]] = [(root, "", [])]
+    stack: list[tuple[Path, str, list[tuple[str, pathspec.PathSpec[Any]]]]] = [(root, "", [])]
     while stack:
         folder, rel, specs = stack.pop()
         try:
@@ -153,7 +159,9 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
         if any(entry.name == ".gitignore" for entry in entries):
             try:
                 lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
-                local = [*specs, (rel, pathspec.GitIgnoreSpec.from_lines(lines))]
+                # Not GitIgnoreSpec: its reordering for files below an ignored folder misjudges a
+                # folder itself ("*" then "!*/"); the walk decides folder by folder, as git does.
+                local = [*specs, (rel, pathspec.PathSpec.from_lines(_GitIgnorePattern, lines))]
             except OSError as error:
                 where = _printable(f"{rel}/.gitignore".lstrip("/"))
                 excluded.append(Excluded(where, f"unreadable: {error.strerror}", True))
@@ -184,7 +192,7 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
     return sorted(found)
 
 
-def _ignored(path: str, is_dir: bool, specs: list[tuple[str, pathspec.GitIgnoreSpec]]) -> bool:
+def _ignored(path: str, is_dir: bool, specs: list[tuple[str, pathspec.PathSpec[Any]]]) -> bool:
     ignored = False
     for base, spec in specs:
         rel = path[len(base) + 1 :] if base else path
