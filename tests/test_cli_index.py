@@ -236,3 +236,11 @@ def test_ctrl_c_stops_the_run_and_reports_the_partial_result(tmp_path: Path) -> 
     assert summary["files"] == total
     assert summary["statuses"]["missing"] >= 1
     assert b"Traceback" not in shown
+
+
+def test_index_where_the_store_cannot_be_made_exits_2_with_the_reason(clean: Path) -> None:
+    (clean / ".projectgraph").write_text("a file where the store folder goes\n", encoding="utf-8")
+    done = run("index", str(clean))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"projectgraph: cannot index {clean.resolve()}: ")
+    assert "Traceback" not in done.stderr

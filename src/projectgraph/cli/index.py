@@ -42,6 +42,9 @@ def command(
     except (ValueError, ConfigError, WriterBusyError, SchemaError) as error:
         fail(str(error))
         return
+    except OSError as error:  # the store folder cannot be made or written
+        fail(f"cannot index {root}: {error}")
+        return
     result = refreshed.index
     summary = result.summary() | {"graph": _graph_summary(refreshed.graph)}
     if as_json:
