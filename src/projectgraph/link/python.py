@@ -15,12 +15,13 @@ annotation or what it visibly returns. What stays unknown becomes an unresolved 
 from __future__ import annotations
 
 import builtins
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from projectgraph import keys
-from projectgraph.fileindex import Assignment, Call, Definition, FileIndex, Import
+from projectgraph.fileindex import Assignment, Call, Definition, FileIndex, Import, Reference
 from projectgraph.graph import Dynamic, Site, Unresolved
 from projectgraph.link.core import (
     DefInfo,
@@ -43,6 +44,10 @@ _CONTAINER_METHODS = frozenset(
     if not name.startswith("_")
 ) | {"read", "write", "close", "readline", "readlines", "flush", "seek", "tell"}
 MAX_NAME_CANDIDATES = 8
+# builtins that call a function passed to them, where they are called
+_CALLING_BUILTINS = frozenset(
+    f"builtins//{name}" for name in ("map", "filter", "sorted", "min", "max")
+) | {"functools//reduce"}
 _LANGUAGE = "python"
 
 
@@ -112,6 +117,15 @@ class PythonLinker:
             for i in range(1, len(parts)):
                 self.modules.setdefault(".".join(parts[:i]), "")
         self._depth = 0
+        self._resolving: set[tuple[str, str, str, int]] = set()
+        # what a parameter receives where the records show it: "<function key>//<param>" -> values
+        self._bindings: dict[str, list[Value]] = {}
+        # what a call of a decorated definition's name runs: definition key -> values
+        self._decorated: dict[str, list[Value]] = {}
+        self._call_tables: dict[str, dict[tuple[int, str], list[Call]]] = {}
+        self._passed: set[str] = set()  # bindings from call sites, which may miss some callers
+        self._every_param = False  # while binding arguments, every parameter is a value
+        self._end_tables: dict[str, list[int]] = {}
 
     # ---- the whole run ----------------------------------------------------------------------
     def link(self) -> None:
@@ -119,6 +133,8 @@ class PythonLinker:
             self.builder.node(module_node(path, _LANGUAGE, 0))
             for info in pyfile.defs.values():
                 self.builder.node(node_for(info))
+        self._decorations()
+        self._arguments()
         for pyfile in self.files.values():
             self._link_file(pyfile)
 
@@ -215,7 +231,28 @@ class PythonLinker:
             if base.kind == "def":
                 self.builder.edge(info.key, base.key, "extends", "extends", site)
             elif base.kind == "ext":
-                self.builder.edge(info.key, self.builder.external(base.key, _LANGUAGE), "extends", "extends", site)
+                external = self.builder.external(base.key, _LANGUAGE)
+                self.builder.edge(info.key, external, "extends", "extends", site)
+        # what Python calls on an instance by itself (dunders, properties): the class refers to the
+        # member of each name that its MRO gives, so what reaches the class reaches them
+        implicit: set[str] = set()
+        for cls in self._mro(info.key):
+            owner = self.defs.get(cls)
+            if owner is None:
+                continue
+            owner_file = self.files[owner.path]
+            for qualname, member in _members(owner_file, owner.qualname):
+                if member.name in implicit or not _implicit(member):
+                    continue
+                implicit.add(member.name)
+                self.builder.edge(
+                    info.key,
+                    keys.first_party(owner.path, qualname),
+                    "references",
+                    "reference",
+                    Site(owner.path, member.line, member.column),
+                    via="implicit",
+                )
         # an override of a base method: the class refers to it (the rule "override")
         own = {d.name: d for q, d in _members(pyfile, info.qualname)}
         for cls in self._mro(info.key)[1:]:
@@ -236,32 +273,37 @@ class PythonLinker:
                         via="override",
                     )
 
-    @cached_property
-    def _bases_table(self) -> dict[str, list[Value]]:
-        table: dict[str, list[Value]] = {}
-        for key, info in self.defs.items():
-            if not info.is_class:
-                continue
+    def _bases(self, cls: str) -> list[Value]:
+        """The resolved bases of a class, computed once; a class whose bases are being resolved
+        (a base expression that reaches back into the class) has none meanwhile."""
+        cached = self._bases_cache.get(cls)
+        if cached is not None:
+            return cached
+        self._bases_cache[cls] = []
+        info = self.defs.get(cls)
+        values: list[Value] = []
+        if info is not None and info.is_class:
             pyfile = self.files[info.path]
             scope = _function_scope(pyfile, info.qualname.rpartition(".")[0])
-            values = []
             for base in info.definition.bases:
                 value = self._resolve_dotted(pyfile, scope, base, info.definition.line)
-                if value is not None and value.kind in ("def", "ext") and value.key != key:
-                    if value.kind == "def" and not self.defs[value.key].is_class:
-                        continue
-                    values.append(value)
-            table[key] = values
-        return table
+                if value is None or value.kind not in ("def", "ext") or value.key == cls:
+                    continue
+                if value.kind == "def" and not self.defs[value.key].is_class:
+                    continue
+                values.append(value)
+        self._bases_cache[cls] = values
+        return values
 
-    def _bases(self, cls: str) -> list[Value]:
-        return self._bases_table.get(cls, [])
+    @cached_property
+    def _bases_cache(self) -> dict[str, list[Value]]:
+        return {}
 
     @cached_property
     def _subclasses(self) -> dict[str, list[str]]:
         table: dict[str, list[str]] = {}
-        for cls, bases in sorted(self._bases_table.items()):
-            for base in bases:
+        for cls in sorted(k for k, info in self.defs.items() if info.is_class):
+            for base in self._bases(cls):
                 if base.kind == "def":
                     table.setdefault(base.key, []).append(cls)
         return table
@@ -269,8 +311,9 @@ class PythonLinker:
     def _mro(self, cls: str) -> list[str]:
         cached = self._mro_cache.get(cls)
         if cached is None:
-            bases_of = {k: [v.key for v in vs if v.kind == "def"] for k, vs in self._bases_table.items()}
-            cached = c3_linearize(cls, bases_of, self.max_hops * 4)
+            cached = c3_linearize(
+                cls, lambda name: [v.key for v in self._bases(name) if v.kind == "def"], self.max_hops * 4
+            )
             self._mro_cache[cls] = cached
         return cached
 
@@ -329,7 +372,11 @@ class PythonLinker:
 
     def _lookup(self, pyfile: _File, scope: str, name: str, line: int) -> tuple[Value | None, str]:
         """Resolve a bare name: (value, how) with how in def, import, assign, wildcard, param, builtin."""
+        slot = (pyfile.path, scope, name, line)
+        if slot in self._resolving:  # a binding that reaches back to itself
+            return None, "limit"
         self._depth += 1
+        self._resolving.add(slot)
         try:
             if self._depth > self.max_hops * 4:
                 return None, "limit"
@@ -342,6 +389,7 @@ class PythonLinker:
             return None, "none"
         finally:
             self._depth -= 1
+            self._resolving.discard(slot)
 
     def _lookup_in(self, pyfile: _File, scope: str, name: str, line: int | None) -> tuple[Value | None, str]:
         candidates: list[tuple[int, int, str, object]] = []
@@ -395,6 +443,9 @@ class PythonLinker:
                 if "classmethod" in decorators:
                     return Value("def", owner.key), "param"
                 return Value("inst", owner.key), "param"
+            bound = keys.join(info.key, name)
+            if bound in self._bindings or self._every_param:
+                return Value("param", bound), "param"
             return None, "param"
         return None
 
@@ -412,12 +463,13 @@ class PythonLinker:
         kind, _, text = assign.value.partition(":")
         if kind == "type":
             return self._type_value(pyfile, scope, text, assign.line)
+        # the right-hand side runs before the name is bound: `node = node.parent` reads the old node
         if kind == "call":
-            return self._call_result(pyfile, scope, text, assign.line)
+            return self._call_result(pyfile, scope, text, assign.line - 1)
         if kind == "name":
             if text == assign.target:
                 return None
-            return self._resolve_dotted(pyfile, scope, text, assign.line)
+            return self._resolve_dotted(pyfile, scope, text, assign.line - 1)
         return None
 
     def _import_value(self, pyfile: _File, imp: Import) -> Value | None:
@@ -534,22 +586,25 @@ class PythonLinker:
         try:
             if self._depth > self.max_hops * 4:
                 return None
-            pyfile = self.files[info.path]
-            scope = info.qualname
-            outer = _function_scope(pyfile, scope.rpartition(".")[0])
             for fact in info.definition.returns:
-                kind, sep, text = fact.partition(":")
-                if not sep:  # an annotation
-                    value = self._type_value(pyfile, outer, fact, info.definition.line)
-                elif kind == "call":
-                    value = self._call_result(pyfile, scope, text, info.definition.end_line)
-                else:
-                    value = self._resolve_dotted(pyfile, scope, text, info.definition.end_line)
+                value = self._fact_value(info, fact)
                 if value is not None:
                     return value
             return None
         finally:
             self._depth -= 1
+
+    def _fact_value(self, info: DefInfo, fact: str) -> Value | None:
+        """The value one return fact of a function stands for (an annotation, a call, a name)."""
+        pyfile = self.files[info.path]
+        scope = info.qualname
+        kind, sep, text = fact.partition(":")
+        if not sep:  # an annotation
+            outer = _function_scope(pyfile, scope.rpartition(".")[0])
+            return self._type_value(pyfile, outer, fact, info.definition.line)
+        if kind == "call":
+            return self._call_result(pyfile, scope, text, info.definition.end_line)
+        return self._resolve_dotted(pyfile, scope, text, info.definition.end_line)
 
     # ---- calls ----------------------------------------------------------------------------
     def _call(self, pyfile: _File, call: Call) -> None:
@@ -567,7 +622,9 @@ class PythonLinker:
                     reason = "limit" if how == "limit" else "computed-name"
                     self._unresolved(caller, site, reason, call.name, call.text)
                 else:
-                    self._unresolved(caller, site, "no-definition", call.name, call.text)
+                    # no record binds the name: a loop, with, except or comprehension variable
+                    # (bindings the index does not record), so any function may be its value
+                    self._unresolved(caller, site, "computed-name", call.name, call.text)
                 return
             kind = {"assign": "assignment", "wildcard": "wildcard"}.get(how, "direct")
             self._call_value(caller, site, value, kind, call)
@@ -594,8 +651,17 @@ class PythonLinker:
         kind = "member" if receiver.kind == "def" else "direct"
         self._call_value(caller, site, target, kind, call)
 
-    def _call_value(self, caller: str, site: Site, value: Value, kind: str, call: Call) -> None:
+    def _call_value(
+        self, caller: str, site: Site, value: Value, kind: str, call: Call, decorated: bool = True
+    ) -> None:
+        """Edges for a call of ``value``. A decorated name runs what its decorators made of it
+        (``decorated``); a parameter runs what the records show it receives."""
         if value.kind == "def":
+            made = self._decorated.get(value.key) if decorated else None
+            if made is not None:
+                for target in made:
+                    self._call_value(caller, site, target, kind, call, decorated=False)
+                return
             info = self.defs[value.key]
             self.builder.edge(caller, value.key, "calls", kind, site)
             if info.is_class:
@@ -606,6 +672,12 @@ class PythonLinker:
                     for base in self._external_bases(value.key)[:1]:
                         ext = self.builder.external(keys.join(base, "__init__"), _LANGUAGE)
                         self.builder.edge(caller, ext, "calls", kind, site)
+            return
+        if value.kind == "param":
+            for bound in self._bound_values(value.key):
+                self._call_value(caller, site, bound, "reference", call, decorated=False)
+            if value.key in self._passed:  # the records may not show every caller's argument
+                self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
             return
         if value.kind == "ext":
             self.builder.edge(caller, self.builder.external(value.key, _LANGUAGE), "calls", kind, site)
@@ -628,11 +700,7 @@ class PythonLinker:
             return
         member = self._class_member(cls, call.name)
         if member is not None:
-            self.builder.edge(caller, member.key, "calls", "member", site)
-            if member.is_class:
-                init = self._class_member(member.key, "__init__")
-                if init is not None:
-                    self.builder.edge(caller, init.key, "calls", "member", site)
+            self._call_value(caller, site, Value("def", member.key), "member", call)
         else:
             bases = self._external_bases(cls)
             if bases:
@@ -645,16 +713,27 @@ class PythonLinker:
             info = self.defs[sub]
             override = self.files[info.path].defs.get(f"{info.qualname}.{call.name}")
             if override is not None and (member is None or override.key != member.key):
-                self.builder.edge(caller, override.key, "calls", "cha", site)
+                self._call_value(caller, site, Value("def", override.key), "cha", call)
 
     def _super_call(self, pyfile: _File, caller: str, site: Site, call: Call) -> None:
         cls = self._enclosing_class(pyfile, call.scope)
         if cls is None:
             self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
             return
-        member = self._class_member(cls, call.name, start=1)
+        # super() is the class after ``cls`` in the MRO of the instance, which may be a subclass
+        # of ``cls`` with more classes between (cooperative multiple inheritance)
+        member = None
+        for owner in [cls, *subclasses_closure(self._subclasses, cls)]:
+            mro = self._mro(owner)
+            if cls not in mro:
+                continue
+            found = self._class_member(owner, call.name, start=mro.index(cls) + 1)
+            if found is None:
+                continue
+            if owner == cls:
+                member = found
+            self._call_value(caller, site, Value("def", found.key), "member" if owner == cls else "cha", call)
         if member is not None:
-            self.builder.edge(caller, member.key, "calls", "member", site)
             return
         bases = self._external_bases(cls)
         if bases:
@@ -696,6 +775,205 @@ class PythonLinker:
         self.builder.unresolved_site(Unresolved(caller, site, reason, name, text, covered=covered))
 
     # ---- decorators -----------------------------------------------------------------------
+    def _decorations(self) -> None:
+        """Apply the decorators of each definition, the innermost first, as Python does.
+
+        A first-party function decorator's first parameter receives the definition (or what the
+        decorators below made of it), and the name is bound to what the decorator returns: that
+        parameter (the definition itself), a function (a wrapper it defines), or an instance. A
+        first-party class used as a decorator receives it in ``__init__`` and binds the name to an
+        instance, whose calls go to ``__call__``. An external or unknown decorator leaves the name
+        as it is (``functools.wraps``, ``lru_cache``, ``staticmethod``, ``property`` keep calling the
+        definition). ``@factory(...)`` applies what the factory returns, a call made where the
+        definition is.
+        """
+        for pyfile in self.files.values():
+            for info in pyfile.defs.values():
+                if info.definition.decorators:
+                    self._decorate(pyfile, info)
+
+    def _decorate(self, pyfile: _File, info: DefInfo) -> None:
+        d = info.definition
+        scope = _function_scope(pyfile, d.qualname.rpartition(".")[0])
+        caller = self._caller(pyfile, scope)
+        original = [Value("def", info.key)]
+        current = original
+        for text, call in reversed(list(zip(d.decorators, self._decorator_calls(pyfile, d), strict=True))):
+            if call is None:
+                continue  # not seen as written: leave the name as it is
+            value = self._resolve_dotted(pyfile, scope, text, d.line)
+            if not call.text.startswith("@"):  # a factory: what it returns is the decorator
+                value = self._result_of(value)
+                if value is not None:
+                    self._call_value(caller, Site(pyfile.path, call.line, call.column), value, "direct", call)
+            if value is not None:
+                current = self._apply_decorator(value, current)
+        if current != original:
+            self._decorated[info.key] = current
+
+    def _apply_decorator(self, decorator: Value, current: list[Value]) -> list[Value]:
+        """What a name is bound to after ``decorator`` is applied to ``current``."""
+        if decorator.kind != "def":
+            return current
+        target = self.defs[decorator.key]
+        if target.is_class:
+            init = self._class_member(decorator.key, "__init__")
+            if init is not None:
+                self._bind(init, 0, current)
+            return [Value("inst", decorator.key)]
+        if not target.is_callable:
+            return current
+        param = self._bind(target, 0, current)
+        made: list[Value] = []
+        for fact in target.definition.returns or ("",):
+            kind, _, text = fact.partition(":")
+            value = self._fact_value(target, fact) if fact else None
+            if kind == "name" and text == param:
+                made.extend(current)  # returns the definition itself
+            elif value is not None and value.kind in ("def", "inst"):
+                made.append(value)
+            else:
+                made.extend(current)  # unknown: the name may still run the definition
+        return list(dict.fromkeys(made))
+
+    def _bound_values(self, key: str) -> list[Value]:
+        """What a parameter receives, through parameters passed on to other parameters."""
+        found: list[Value] = []
+        seen = {key}
+        stack = [key]
+        while stack:
+            for value in self._bindings.get(stack.pop(), ()):
+                if value.kind != "param":
+                    if value not in found:
+                        found.append(value)
+                elif value.key not in seen:
+                    seen.add(value.key)
+                    stack.append(value.key)
+        return found
+
+    # ---- arguments ------------------------------------------------------------------------
+    def _arguments(self) -> None:
+        """Bind the parameters of first-party functions to the functions passed to them.
+
+        The index gives each function used as a value (a reference) but not the call and position
+        it is an argument of, so a reference belongs to the innermost call that starts before it
+        on its line and whose text reaches it; every parameter of the callee receives it (a call
+        of a parameter that got no function never happens, so the position matters little). A
+        call of a builtin that calls its function argument (map, sorted, ...) calls it there.
+        """
+        self._every_param = True
+        try:
+            for pyfile in self.files.values():
+                for call, refs in self._arguments_of(pyfile):
+                    self._bind_arguments(pyfile, call, refs)
+        finally:
+            self._every_param = False
+
+    def _arguments_of(self, pyfile: _File) -> list[tuple[Call, list[Reference]]]:
+        calls: dict[tuple[str, int], list[Call]] = {}
+        for call in pyfile.index.calls:
+            if not call.text.startswith("@"):
+                calls.setdefault((call.scope, call.line), []).append(call)
+        found: dict[Call, list[Reference]] = {}
+        for ref in pyfile.index.references:
+            best = None
+            for call in calls.get((ref.scope, ref.line), ()):
+                reaches = call.text.endswith("…") or ref.column < call.column + len(call.text)
+                inner = best is None or (call.column, -len(call.text)) > (best.column, -len(best.text))
+                if call.column < ref.column and reaches and inner:
+                    best = call
+            if best is not None:
+                found.setdefault(best, []).append(ref)
+        return sorted(found.items(), key=lambda item: (item[0].line, item[0].column, item[0].text))
+
+    def _bind_arguments(self, pyfile: _File, call: Call, refs: list[Reference]) -> None:
+        values = []
+        for ref in refs:
+            value = self._resolve_dotted(pyfile, ref.scope, ref.name, ref.line)
+            if value is not None and value.kind in ("def", "ext", "param") and value not in values:
+                values.append(value)
+        if not values or call.callee == "<expr>" or call.super_call:
+            return
+        callee = self._resolve_dotted(pyfile, call.scope, call.callee, call.line)
+        if callee is None:
+            return
+        if callee.kind == "ext":
+            if callee.key in _CALLING_BUILTINS:
+                caller = self._caller(pyfile, call.scope)
+                site = Site(pyfile.path, call.line, call.column)
+                for value in values:
+                    if value.kind != "param":
+                        self._call_value(caller, site, value, "reference", call)
+            return
+        targets = self._decorated.get(callee.key, [callee]) if callee.kind == "def" else [callee]
+        for target in targets:
+            function = None
+            if target.kind == "def":
+                info = self.defs[target.key]
+                function = self._class_member(info.key, "__init__") if info.is_class else info
+            elif target.kind == "inst":
+                function = self._class_member(target.key, "__call__")
+            if function is None or not function.is_callable:
+                continue
+            for position in range(len(function.definition.params)):
+                name = self._bind(function, position, values)
+                if name is not None:
+                    key = keys.join(function.key, name)
+                    self._passed.add(key)
+                    bound = self._bindings[key]
+                    if Value("param", key) in bound:  # a parameter passed on to itself
+                        bound.remove(Value("param", key))
+
+    def _bind(self, function: DefInfo, position: int, values: list[Value]) -> str | None:
+        """Record that a parameter (by position after self/cls) receives ``values``; its name."""
+        params = function.definition.params
+        owner = self.files[function.path].defs.get(function.qualname.rpartition(".")[0])
+        if owner is not None and owner.is_class and "staticmethod" not in function.definition.decorators:
+            position += 1
+        if position >= len(params) or params[position].variadic:
+            return None
+        name = params[position].name
+        bound = self._bindings.setdefault(keys.join(function.key, name), [])
+        bound.extend(v for v in values if v not in bound)
+        return name
+
+    def _decorator_calls(self, pyfile: _File, d: Definition) -> list[Call | None]:
+        """The call record of each decorator of ``d`` (``@name`` or ``name(...)``), None if unseen.
+
+        Decorators stand on the lines just above ``def``, one column right of it (after ``@``),
+        below the end of any earlier definition.
+        """
+        table = self._calls_by_column(pyfile.path)
+        ends = self._end_lines(pyfile.path)
+        floor = ends[bisect_left(ends, d.line) - 1] if ends and ends[0] < d.line else 0
+        found: list[Call | None] = []
+        limit = d.line
+        for text in reversed(d.decorators):
+            best = None
+            for call in table.get((d.column + 1, text), ()):
+                if floor < call.line < limit and (best is None or call.line > best.line):
+                    best = call
+            found.append(best)
+            if best is not None:
+                limit = best.line
+        return list(reversed(found))
+
+    def _calls_by_column(self, path: str) -> dict[tuple[int, str], list[Call]]:
+        table = self._call_tables.get(path)
+        if table is None:
+            table = {}
+            for call in self.files[path].index.calls:
+                table.setdefault((call.column, call.callee), []).append(call)
+            self._call_tables[path] = table
+        return table
+
+    def _end_lines(self, path: str) -> list[int]:
+        ends = self._end_tables.get(path)
+        if ends is None:
+            ends = sorted({info.definition.end_line for info in self.files[path].defs.values()})
+            self._end_tables[path] = ends
+        return ends
+
     def decorator_edges(self) -> None:
         """A first-party decorator gets the function it decorates (and may call it)."""
         for pyfile in self.files.values():
@@ -740,6 +1018,24 @@ class PythonLinker:
         if value is not None and value.kind == "def" and not rest:
             return value.key
         return None
+
+
+_PROPERTY_DECORATORS = frozenset(
+    {"property", "cached_property", "functools.cached_property", "abc.abstractproperty"}
+)
+
+
+def _implicit(member: Definition) -> bool:
+    """A member Python calls without a call written: a dunder, a property, a setter or deleter."""
+    if member.kind == "class":
+        return False
+    name = member.name
+    if name.startswith("__") and name.endswith("__") and len(name) > 4:
+        return True
+    return any(
+        decorator in _PROPERTY_DECORATORS or decorator.endswith((".setter", ".getter", ".deleter"))
+        for decorator in member.decorators
+    )
 
 
 def _typed_first(assign: Assignment) -> tuple[int, int]:
