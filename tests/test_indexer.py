@@ -336,8 +336,8 @@ def test_cancellation_returns_the_partial_result(
     opts = options(workers=workers)
     if cancel == "deadline":
         opts, progress, error = (
-            dataclasses.replace(opts, deadline=0.5),
-            _sleep_past(0.5),
+            dataclasses.replace(opts, deadline=1.0),
+            _sleep_past(1.0),
             "cancelled: deadline",
         )
     else:
