@@ -255,7 +255,7 @@ def test_a_file_deleted_between_discovery_and_read_is_missing(tmp_path: Path) ->
 
 @pytest.mark.parametrize("use_git", [False, True], ids=["walk", "git"])
 def test_a_path_with_spaces_and_non_ascii_characters(tmp_path: Path, git_env: Path, use_git: bool) -> None:
-    names = ["my dir/naïve café.py", "données/日本語 モジュール.py", "a b.py"]
+    names = ["my dir/naïve café.py", "données/日本語 モジュール.py", "a b.py", "new\nline.py", "tab\there.py"]
     root = write_tree(tmp_path / "p", dict.fromkeys(names, GOOD))
     if use_git:
         git(root, "init", "-q")
