@@ -124,7 +124,6 @@ class PythonLinker:
         self._decorated: dict[str, list[Value]] = {}
         self._call_tables: dict[str, dict[tuple[int, str], list[Call]]] = {}
         self._passed: set[str] = set()  # bindings from call sites, which may miss some callers
-        self._every_param = False  # while binding arguments, every parameter is a value
         self._end_tables: dict[str, list[int]] = {}
 
     # ---- the whole run ----------------------------------------------------------------------
@@ -135,6 +134,8 @@ class PythonLinker:
                 self.builder.node(node_for(info))
         self._decorations()
         self._arguments()
+        # the bindings are complete only now: forget values memoized while they grew
+        self.__dict__.pop("_attr_values", None)
         for pyfile in self.files.values():
             self._link_file(pyfile)
 
@@ -444,7 +445,7 @@ class PythonLinker:
                     return Value("def", owner.key), "param"
                 return Value("inst", owner.key), "param"
             bound = keys.join(info.key, name)
-            if bound in self._bindings or self._every_param:
+            if bound in self._bindings:
                 return Value("param", bound), "param"
             return None, "param"
         return None
@@ -674,9 +675,10 @@ class PythonLinker:
                         self.builder.edge(caller, ext, "calls", kind, site)
             return
         if value.kind == "param":
-            for bound in self._bound_values(value.key):
-                self._call_value(caller, site, bound, "reference", call, decorated=False)
-            if value.key in self._passed:  # the records may not show every caller's argument
+            bound = self._bound_values(value.key)
+            for target in bound:
+                self._call_value(caller, site, target, "reference", call, decorated=False)
+            if not bound or value.key in self._passed:  # the records may not show every argument
                 self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
             return
         if value.kind == "ext":
@@ -861,13 +863,9 @@ class PythonLinker:
         of a parameter that got no function never happens, so the position matters little). A
         call of a builtin that calls its function argument (map, sorted, ...) calls it there.
         """
-        self._every_param = True
-        try:
-            for pyfile in self.files.values():
-                for call, refs in self._arguments_of(pyfile):
-                    self._bind_arguments(pyfile, call, refs)
-        finally:
-            self._every_param = False
+        for pyfile in self.files.values():
+            for call, refs in self._arguments_of(pyfile):
+                self._bind_arguments(pyfile, call, refs)
 
     def _arguments_of(self, pyfile: _File) -> list[tuple[Call, list[Reference]]]:
         calls: dict[tuple[str, int], list[Call]] = {}
@@ -886,10 +884,22 @@ class PythonLinker:
                 found.setdefault(best, []).append(ref)
         return sorted(found.items(), key=lambda item: (item[0].line, item[0].column, item[0].text))
 
+    def _argument_value(self, pyfile: _File, ref: Reference) -> Value | None:
+        """The value a reference passes; a parameter passed on is that parameter, bound or not."""
+        if not ref.name.isidentifier():
+            return self._resolve_dotted(pyfile, ref.scope, ref.name, ref.line)
+        value, how = self._lookup(pyfile, ref.scope, ref.name, ref.line)
+        if how == "param" and value is None:
+            for scope in self._scopes(pyfile, ref.scope):
+                info = pyfile.defs.get(scope)
+                if info is not None and any(p.name == ref.name for p in info.definition.params):
+                    return Value("param", keys.join(info.key, ref.name))
+        return value
+
     def _bind_arguments(self, pyfile: _File, call: Call, refs: list[Reference]) -> None:
         values = []
         for ref in refs:
-            value = self._resolve_dotted(pyfile, ref.scope, ref.name, ref.line)
+            value = self._argument_value(pyfile, ref)
             if value is not None and value.kind in ("def", "ext", "param") and value not in values:
                 values.append(value)
         if not values or call.callee == "<expr>" or call.super_call:
