@@ -14,8 +14,9 @@ from projectgraph.cli.queries import run_query, site_text
 def _render(answer: dict[str, Any]) -> list[str]:
     lines = [f"{answer['symbol']}: {answer['total']}"]
     for r in answer["results"]:
-        weak = "" if r["confidence"] == "high" else f" [{r['edge_kind']}, {r['confidence']}]"
-        lines.append(f"  {r['key']}  ({r['relation']} at {site_text(r['site'])}){weak}")
+        at = f" at {site_text(r['site'])}" if r["site"] else ""
+        weak = "" if r["confidence"] == "high" else f", {r['confidence']} confidence"
+        lines.append(f"  {r['key']}  ({r['relation']}, {r['kind']}{weak}{at})")
     if answer["truncated"]:
         lines.append(f"  ... {answer['total'] - len(answer['results'])} more (raise --limit)")
     return lines

@@ -15,9 +15,10 @@ def _render(answer: dict[str, Any]) -> list[str]:
     lines = []
     for name in ("calls", "imports"):
         part = answer[name]
-        lines.append(f"{name}: {part['count']} cycles")
+        shown = f", the {len(part['cycles'])} largest shown" if len(part["cycles"]) < part["count"] else ""
+        lines.append(f"{name}: {part['count']} cycles{shown}")
         for cycle in part["cycles"]:
-            lines.append(f"  ({len(cycle)}) " + " -> ".join(cycle))
+            lines.append(f"  ({len(cycle)}) " + ", ".join(cycle))
     return lines
 
 

@@ -1,4 +1,4 @@
-"""``projectgraph hierarchy CLASS``: bases (nearest first) and subclasses."""
+"""``projectgraph hierarchy CLASS``: bases in method resolution order, and subclasses by depth."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from projectgraph.cli.queries import run_query
 
 
 def _render(answer: dict[str, Any]) -> list[str]:
-    lines = [answer["class"], "  bases:"]
-    lines += [f"    {'  ' * (b['depth'] - 1)}{b['key']}" for b in answer["bases"]] or ["    (none)"]
+    lines = [answer["class"], "  bases, in method resolution order:"]
+    lines += [f"    {b['key']}" for b in answer["bases"]] or ["    (none)"]
     lines.append("  subclasses:")
     lines += [f"    {'  ' * (s['depth'] - 1)}{s['key']}" for s in answer["subclasses"]] or ["    (none)"]
     return lines

@@ -13,9 +13,9 @@ from projectgraph.query.search import MODES
 
 
 def _render(answer: dict[str, Any]) -> list[str]:
-    lines = [f"{r['kind']:<11} {r['key']}  {where(r)}  {r['signature']}".rstrip() for r in answer["results"]]
     if answer.get("semantic", "").startswith("unavailable"):
-        lines.append(f"(semantic search {answer['semantic']})")
+        click.echo(f"projectgraph: semantic search {answer['semantic']}", err=True)
+    lines = [f"{r['kind']:<11} {r['key']}  {where(r)}  {r['signature']}".rstrip() for r in answer["results"]]
     return lines or [f"nothing matches {answer['query']!r}"]
 
 

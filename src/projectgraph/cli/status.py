@@ -6,9 +6,11 @@ from pathlib import Path
 
 import click
 
-from projectgraph.cli.common import emit_json
+from projectgraph.cli.common import emit_json, fail
 from projectgraph.cli.project import open_project, project_option
+from projectgraph.config import ConfigError
 from projectgraph.store import sqlite as sql
+from projectgraph.store.sqlite import SchemaError
 
 
 @click.command("status")
@@ -17,12 +19,17 @@ from projectgraph.store import sqlite as sql
 def command(project: Path | None, as_json: bool) -> None:
     """Show the stored graph's last run and whether files changed since."""
     opened = open_project(project)
-    run = sql.last_run(opened.store.connection)
+    try:
+        run = sql.last_run(opened.store.connection)
+        stale = opened.is_stale() if run else True
+    except (SchemaError, ConfigError) as error:
+        fail(str(error))
+        return
     answer = {
         "root": str(opened.root),
         "database": str(opened.store.path),
         "indexed": run is not None,
-        "stale": opened.is_stale() if run else True,
+        "stale": stale,
         "last_run": run,
     }
     if as_json:

@@ -1,24 +1,35 @@
 """The query engine over a stored graph: one engine for the CLI, the MCP server and the viewer.
 
 A SYMBOL argument is a key (``app/h.py//Parser//parse``), ``path:Qualified.name``, a qualified
-name, or a bare name; a bare name with several definitions is an ``AmbiguousSymbolError`` that lists
-the candidates, never a guess. Every answer is a plain dict in the JSON shapes of DESIGN.md.
+name (``Parser.parse``), or a bare name (``parse``). A name with several definitions is an
+``AmbiguousSymbolError`` that lists the candidates, never a guess; an external node counts only
+when no first-party definition has the name. Every answer is a plain dict in the JSON shapes of
+DESIGN.md, read in one snapshot of the store, so a write that commits meanwhile is never half seen.
+
+Node ids follow the sorted keys (``store.sqlite.write_graph``), so ordering by id is ordering by
+key: the queries sort ids and look up only the rows they return.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
-from collections import deque
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from functools import wraps
+from typing import Any, TypeVar
 
 from projectgraph import keys
 from projectgraph.graph import IMPACT_RELATIONS, RANK
+from projectgraph.link.core import c3_linearize
 from projectgraph.store import sqlite as sql
 
 MAX_DEPTH = 6
-CALL_RELATIONS = ("calls",)
-PATH_RELATIONS = ("calls", "references", "imports")
+MAX_PATH_HOPS = 32
+PATH_RELATIONS = ("calls", "imports", "references")
+BASE_RELATIONS = ("extends", "implements")
+NOT_CLASSES = frozenset({"module", "function", "method", "constructor", "getter", "setter"})
+
+T = TypeVar("T")
 
 
 class QueryError(ValueError):
@@ -32,9 +43,13 @@ class SymbolNotFoundError(QueryError):
 class AmbiguousSymbolError(QueryError):
     def __init__(self, text: str, candidates: list[dict[str, Any]]) -> None:
         self.candidates = candidates
-        listed = "\n".join(f"  {c['key']} ({c['kind']}, {c['path']}:{c['line']})" for c in candidates[:20])
+        listed = "\n".join(f"  {c['key']} ({c['kind']}, {_where(c)})" for c in candidates[:20])
         more = f"\n  ... and {len(candidates) - 20} more" if len(candidates) > 20 else ""
         super().__init__(f"{text!r} names {len(candidates)} symbols; give one of these keys:\n{listed}{more}")
+
+
+def _where(node: dict[str, Any]) -> str:
+    return f"{node['path']}:{node['line']}" if node["path"] else "external"
 
 
 def _node(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -54,44 +69,61 @@ def _site(path: str, line: int, col: int) -> dict[str, Any] | None:
     return {"path": path, "line": line, "column": col} if path else None
 
 
+def _in_snapshot(method: Callable[..., T]) -> Callable[..., T]:
+    @wraps(method)
+    def run(self: QueryEngine, *args: Any, **kwargs: Any) -> T:
+        with sql.snapshot(self.connection):
+            return method(self, *args, **kwargs)
+
+    return run
+
+
 class QueryEngine:
-    """Answers over one SQLite connection (a consistent snapshot per call)."""
+    """Answers over one SQLite connection, each call in one read snapshot."""
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self.connection = connection
 
     # ---- symbols --------------------------------------------------------------------------
+    def _matches(self, text: str) -> list[tuple[Any, ...]]:
+        """The nodes a SYMBOL text names, in key order (empty when none)."""
+        rows = sql.nodes_where(self.connection, "key", text)
+        if rows:
+            return rows
+        if ":" in text and keys.SEP not in text:
+            path, _, qualname = text.rpartition(":")
+            return sql.nodes_where(self.connection, "key", keys.first_party(path, qualname))
+        column = "qualname" if "." in text else "name"
+        rows = sql.nodes_where(self.connection, column, text)
+        return [r for r in rows if r[2] != "external"] or rows
+
+    @_in_snapshot
     def resolve(self, text: str) -> tuple[Any, ...]:
         """The one node a SYMBOL argument names."""
         text = text.strip()
         if not text:
             raise QueryError("an empty symbol")
-        rows = sql.nodes_where(self.connection, "key", text)
-        if rows:
-            return rows[0]
-        if ":" in text and keys.SEP not in text:
-            path, _, qualname = text.rpartition(":")
-            rows = sql.nodes_where(self.connection, "key", keys.first_party(path, qualname))
-            if rows:
-                return rows[0]
-            raise SymbolNotFoundError(f"no symbol {qualname!r} in {path!r}")
-        rows = sql.nodes_where(self.connection, "qualname", text) or sql.nodes_where(
-            self.connection, "name", text
-        )
-        rows = [r for r in rows if r[2] != "external"] or rows
+        rows = self._matches(text)
         if not rows:
+            if ":" in text and keys.SEP not in text:
+                path, _, qualname = text.rpartition(":")
+                raise SymbolNotFoundError(f"no symbol {qualname!r} in {path!r}")
             raise SymbolNotFoundError(f"no symbol named {text!r} (try `projectgraph search {text}`)")
         if len(rows) > 1:
             raise AmbiguousSymbolError(text, [_node(r) for r in rows])
         return rows[0]
 
+    @_in_snapshot
     def symbol(self, name: str) -> dict[str, Any]:
-        """Every node whose name or qualified name is exactly ``name`` (or whose key it is)."""
-        rows = {r[0]: r for r in sql.nodes_where(self.connection, "key", name)}
+        """Every node whose key, ``path:Qualified.name``, qualified name or name is exactly ``name``."""
+        name = name.strip()
+        rows = {r[0]: r for r in sql.nodes_where(self.connection, "key", name)} if name else {}
+        if name and ":" in name and keys.SEP not in name:
+            rows.update((r[0], r) for r in self._matches(name))
         for column in ("qualname", "name"):
-            for r in sql.nodes_where(self.connection, column, name):
-                rows[r[0]] = r
-        results = [_node(r) | {"score": 1.0} for r in sorted(rows.values(), key=lambda r: r[1])]
+            if name:
+                rows.update((r[0], r) for r in sql.nodes_where(self.connection, column, name))
+        results = [_node(rows[i]) | {"score": 1.0} for i in sorted(rows)]
         return {"query": name, "results": results}
 
     # ---- neighbours -----------------------------------------------------------------------
@@ -101,42 +133,46 @@ class QueryEngine:
         row = self.resolve(text)
         edges = sql.edges_touching(self.connection, [row[0]], direction)
         other = 0 if direction == "in" else 1
-        nodes = sql.nodes_by_ids(self.connection, (e[other] for e in edges))
+        # strongest first, then by key (ids follow keys), then by site
+        edges.sort(key=lambda e: (-RANK[e[4]], e[other], e[5], e[6], e[7], e[2]))
+        shown = edges[:limit]
+        nodes = sql.nodes_by_ids(self.connection, (e[other] for e in shown))
         results = []
-        for e in edges:
+        for e in shown:
             n = nodes[e[other]]
             results.append(
                 {
                     "key": n[1],
-                    "name": n[3],
-                    "kind": n[2],
-                    "relation": e[2],
-                    "edge_kind": e[3],
+                    "kind": e[3],
                     "confidence": e[4],
+                    "relation": e[2],
+                    "site": _site(e[5], e[6], e[7]),
+                    "name": n[3],
+                    "node_kind": n[2],
                     "path": n[5],
                     "line": n[6],
-                    "site": _site(e[5], e[6], e[7]),
                 }
             )
-        results.sort(key=lambda r: (-RANK[r["confidence"]], r["key"], (r["site"] and r["site"]["line"]) or 0))
-        return {
-            "symbol": row[1],
-            "total": len(results),
-            "truncated": len(results) > limit,
-            "results": results[:limit],
-        }
+        return {"symbol": row[1], "total": len(edges), "truncated": len(edges) > limit, "results": results}
 
+    @_in_snapshot
     def callers(self, text: str, limit: int = 50) -> dict[str, Any]:
-        """The nodes with an edge into the symbol."""
+        """The nodes with an edge into the symbol, each with the edge's kind, confidence and site."""
         return self._neighbours(text, "in", limit)
 
+    @_in_snapshot
     def callees(self, text: str, limit: int = 50) -> dict[str, Any]:
         """The nodes the symbol has an edge to."""
         return self._neighbours(text, "out", limit)
 
     # ---- impact and paths -----------------------------------------------------------------
+    @_in_snapshot
     def impact(self, text: str, depth: int = 2, include_low: bool = True) -> dict[str, Any]:
-        """The reverse dependency radius along calls, extends and implements (not imports)."""
+        """The reverse dependency radius along calls, extends and implements (not imports).
+
+        A node is ``low_confidence`` when every shortest way to it crosses a low-confidence edge;
+        ``include_low=False`` leaves those edges out altogether.
+        """
         if not 1 <= depth <= MAX_DEPTH:
             raise QueryError(f"--depth must be between 1 and {MAX_DEPTH} (got {depth})")
         row = self.resolve(text)
@@ -145,19 +181,20 @@ class QueryEngine:
         frontier = [row[0]]
         edge_count = 0
         for level in range(1, depth + 1):
-            edges = sql.edges_touching(self.connection, frontier, "in", IMPACT_RELATIONS)
-            next_frontier: list[int] = []
-            for e in sorted(edges):
-                low = e[4] == "low"
+            reached: dict[int, bool] = {}
+            for caller, callee, _rel, _kind, confidence, *_ in sql.edges_touching(
+                self.connection, frontier, "in", IMPACT_RELATIONS
+            ):
+                low = confidence == "low"
                 if low and not include_low:
                     continue
                 edge_count += 1
-                caller = e[0]
                 if caller not in depths:
-                    depths[caller] = level
-                    weak[caller] = low or weak[e[1]]
-                    next_frontier.append(caller)
-            frontier = next_frontier
+                    reached[caller] = reached.get(caller, True) and (low or weak[callee])
+            for caller, is_weak in reached.items():
+                depths[caller] = level
+                weak[caller] = is_weak
+            frontier = sorted(reached)
             if not frontier:
                 break
         nodes = sql.nodes_by_ids(self.connection, depths)
@@ -170,38 +207,61 @@ class QueryEngine:
                 "line": nodes[i][6],
                 "low_confidence": weak[i],
             }
-            for i, d in depths.items()
+            for i, d in sorted(depths.items(), key=lambda item: (item[1], item[0]))
         ]
-        impacted.sort(key=lambda r: (r["depth"], r["key"]))
         return {"root": row[1], "impacted": impacted, "edgeCount": edge_count}
 
-    def path(self, source: str, target: str, max_depth: int = 32) -> dict[str, Any]:
-        """The shortest call path from one symbol to another, each hop with its edge kind."""
-        start = self.resolve(source)
-        goal = self.resolve(target)
-        parent: dict[int, tuple[int, tuple[Any, ...]] | None] = {start[0]: None}
-        queue: deque[tuple[int, int]] = deque([(start[0], 0)])
-        while queue:
-            node, depth = queue.popleft()
-            if node == goal[0] or depth >= max_depth:
-                if node == goal[0]:
-                    break
-                continue
-            for e in sorted(sql.edges_touching(self.connection, [node], "out", PATH_RELATIONS)):
-                if e[1] not in parent:
-                    parent[e[1]] = (node, e)
-                    queue.append((e[1], depth + 1))
-        if goal[0] not in parent:
-            return {"from": start[1], "to": goal[1], "found": False, "path": []}
+    @_in_snapshot
+    def path(self, source: str, target: str, max_hops: int = MAX_PATH_HOPS) -> dict[str, Any]:
+        """The shortest path of calls, imports and references from one symbol to another.
+
+        A breadth-first search from both ends, one whole level at a time, always growing the
+        smaller frontier; where they meet first is a shortest path (the lowest key breaks ties).
+        """
+        start = self.resolve(source)[0]
+        goal = self.resolve(target)[0]
+        # node -> (the node before it, the edge between) from the start; after it, toward the goal
+        ahead: dict[int, tuple[int, tuple[Any, ...]] | None] = {start: None}
+        behind: dict[int, tuple[int, tuple[Any, ...]] | None] = {goal: None}
+        forward, backward = [start], [goal]
+        meet = start if start == goal else None
+        hops = 0
+        while meet is None and forward and backward and hops < max_hops:
+            hops += 1
+            grow_forward = len(forward) <= len(backward)
+            frontier = forward if grow_forward else backward
+            seen, other = (ahead, behind) if grow_forward else (behind, ahead)
+            new: list[int] = []
+            edges = sql.edges_touching(
+                self.connection, frontier, "out" if grow_forward else "in", PATH_RELATIONS
+            )
+            for e in sorted(edges):
+                near, far = (e[0], e[1]) if grow_forward else (e[1], e[0])
+                if far not in seen:
+                    seen[far] = (near, e)
+                    new.append(far)
+            meets = [n for n in new if n in other]
+            if meets:
+                meet = min(meets)
+            if grow_forward:
+                forward = new
+            else:
+                backward = new
+        if meet is None:
+            return {"from": self._key(start), "to": self._key(goal), "found": False, "path": []}
         chain: list[tuple[int, tuple[Any, ...] | None]] = []
-        current: int | None = goal[0]
-        while current is not None:
-            step = parent[current]
-            chain.append((current, step[1] if step else None))
-            current = step[0] if step else None
+        node: int | None = meet
+        while node is not None:  # back from the meeting node to the start
+            step = ahead[node]
+            chain.append((node, step[1] if step else None))
+            node = step[0] if step else None
         chain.reverse()
+        node = meet
+        while (step := behind[node]) is not None:  # on from the meeting node to the goal
+            node = step[0]
+            chain.append((node, step[1]))
         nodes = sql.nodes_by_ids(self.connection, (n for n, _ in chain))
-        hops = [
+        path = [
             {
                 "key": nodes[n][1],
                 "kind": e[3] if e else "start",
@@ -211,57 +271,111 @@ class QueryEngine:
             }
             for n, e in chain
         ]
-        return {"from": start[1], "to": goal[1], "found": True, "path": hops}
+        return {"from": nodes[start][1], "to": nodes[goal][1], "found": True, "path": path}
+
+    def _key(self, node: int) -> str:
+        return str(sql.nodes_by_ids(self.connection, [node])[node][1])
 
     # ---- structure ------------------------------------------------------------------------
+    @_in_snapshot
     def hierarchy(self, text: str) -> dict[str, Any]:
-        """Bases (transitively, nearest first: the MRO order for Python) and subclasses."""
+        """Bases (transitively, in C3 method resolution order: Python's MRO) and subclasses."""
         row = self.resolve(text)
-        bases = self._walk_bases(row[0], "out")
-        subclasses = self._walk_bases(row[0], "in")
-        return {"class": row[1], "bases": bases, "subclasses": subclasses}
+        if row[2] in NOT_CLASSES:
+            raise QueryError(f"{row[1]} is a {row[2]}, not a class")
+        return {"class": row[1], "bases": self._bases(row), "subclasses": self._subclasses(row[0])}
 
-    def _walk_bases(self, start: int, direction: str) -> list[dict[str, Any]]:
-        other = 1 if direction == "out" else 0
-        order: list[tuple[int, int]] = []
-        seen = {start}
+    def _bases(self, row: tuple[Any, ...]) -> list[dict[str, Any]]:
+        nodes: dict[int, tuple[Any, ...]] = {row[0]: row}
+        bases_of: dict[int, list[int]] = {}
+        depth: dict[int, int] = {row[0]: 0}
+        frontier = [row[0]]
+        while frontier and len(depth) < 10_000:
+            edges = sql.edges_touching(self.connection, frontier, "out", BASE_RELATIONS)
+            found = sorted({e[1] for e in edges} - set(nodes))
+            nodes.update(sql.nodes_by_ids(self.connection, found))
+            for cls in frontier:
+                bases = sorted({e[1] for e in edges if e[0] == cls})
+                bases_of[cls] = _declaration_order(nodes[cls], [nodes[b] for b in bases])
+            nxt = [b for b in found if b not in depth]
+            for b in nxt:
+                depth[b] = depth[frontier[0]] + 1
+            frontier = nxt
+        by_key = {nodes[i][1]: i for i in nodes}
+        by_class = {nodes[c][1]: [nodes[b][1] for b in bs] for c, bs in bases_of.items()}
+        order = c3_linearize(row[1], lambda cls: by_class.get(cls, []), limit=64)
+        listed = [by_key[k] for k in order[1:]]
+        listed += sorted(set(depth) - set(listed) - {row[0]})  # past the C3 depth limit
+        return [
+            {
+                "key": nodes[n][1],
+                "kind": nodes[n][2],
+                "depth": depth[n],
+                "path": nodes[n][5],
+                "line": nodes[n][6],
+            }
+            for n in listed
+        ]
+
+    def _subclasses(self, start: int) -> list[dict[str, Any]]:
+        depth: dict[int, int] = {start: 0}
         frontier = [start]
         level = 0
-        while frontier and level < 64:
+        while frontier and len(depth) < 10_000:
             level += 1
-            nxt: list[int] = []
-            for node in frontier:
-                edges = sql.edges_touching(self.connection, [node], direction, ("extends", "implements"))
-                # bases in declaration order: the extends edges' site columns keep it only per line,
-                # so fall back to the node key order for ties
-                for e in sorted(edges, key=lambda e: (e[6], e[7], e[other])):
-                    if e[other] not in seen:
-                        seen.add(e[other])
-                        order.append((e[other], level))
-                        nxt.append(e[other])
-            frontier = nxt
-        nodes = sql.nodes_by_ids(self.connection, (n for n, _ in order))
-        return [{"key": nodes[n][1], "kind": nodes[n][2], "depth": d, "path": nodes[n][5]} for n, d in order]
+            edges = sql.edges_touching(self.connection, frontier, "in", BASE_RELATIONS)
+            frontier = sorted({e[0] for e in edges} - set(depth))
+            depth.update((n, level) for n in frontier)
+        del depth[start]
+        nodes = sql.nodes_by_ids(self.connection, depth)
+        return [
+            {"key": nodes[n][1], "kind": nodes[n][2], "depth": d, "path": nodes[n][5], "line": nodes[n][6]}
+            for n, d in sorted(depth.items(), key=lambda item: (item[1], item[0]))
+        ]
 
+    @_in_snapshot
     def cycles(self, limit: int = 50) -> dict[str, Any]:
-        """Strongly connected components (size > 1, or a self-loop) of the call and import graphs."""
+        """Strongly connected components (more than one node, or a node calling itself) of the call
+        graph and of the import graph (module-level imports), largest first."""
+        if limit < 1:
+            raise QueryError("--limit must be at least 1")
         out: dict[str, Any] = {}
         for name, relations in (("calls", ("calls",)), ("imports", ("imports",))):
             pairs = sql.edges_by_relation(self.connection, relations)
             components = strongly_connected(pairs)
-            ids = {n for c in components for n in c}
-            nodes = sql.nodes_by_ids(self.connection, ids)
-            listed = [sorted(nodes[n][1] for n in c) for c in components]
-            listed.sort(key=lambda c: (-len(c), c))
-            out[name] = {"count": len(listed), "cycles": listed[:limit]}
+            components.sort(key=lambda c: (-len(c), c))
+            shown = components[:limit]
+            nodes = sql.nodes_by_ids(self.connection, (n for c in shown for n in c))
+            listed = [[nodes[n][1] for n in c] for c in shown]
+            out[name] = {"count": len(components), "cycles": listed}
         return out
 
     # ---- search ---------------------------------------------------------------------------
+    @_in_snapshot
     def search(self, text: str, mode: str = "hybrid", limit: int = 20) -> dict[str, Any]:
         """BM25 over names (split on case and underscores), qualified names, signatures, docs."""
         from projectgraph.query.search import search
 
         return search(self.connection, text, mode, limit)
+
+
+_IDENTIFIER_END = r"(?![\w$])"
+
+
+def _declaration_order(cls: tuple[Any, ...], bases: list[tuple[Any, ...]]) -> list[int]:
+    """The bases of a class in the order its header names them (its signature), which the
+    stored edges do not keep; a base written under another name (an import alias) goes last."""
+    signature, name = cls[8] or "", cls[3] or ""
+    at = signature.find(name)
+    header = signature[at + len(name) :] if name and at >= 0 else signature
+
+    def position(base: tuple[Any, ...]) -> tuple[int, int]:
+        found = re.search(
+            r"(?<![\w$])" + re.escape(base[3] or keys.last_segment(base[1])) + _IDENTIFIER_END, header
+        )
+        return (found.start() if found else len(header) + 1, base[0])
+
+    return [b[0] for b in sorted(bases, key=position)]
 
 
 def strongly_connected(pairs: Iterable[tuple[int, int]]) -> list[list[int]]:

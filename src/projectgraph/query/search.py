@@ -3,8 +3,10 @@ signatures and doc comments; semantic similarity when the optional ``semantic`` 
 installed; the two fused by reciprocal rank in ``hybrid`` mode. Without the extra, hybrid is
 keyword-only and the answer says so in ``semantic``.
 
-Ranking rule on top of BM25: a definition whose name is exactly the query comes first, then one
-whose qualified name ends with it, then the BM25 order; external nodes come after first-party ones.
+Ranking: every definition whose name or qualified name is exactly the query comes first (looked
+up by name, so BM25 cannot push it out of the candidates), first-party before external; then one
+whose name matches but for case; then the BM25 order (names weigh 10, qualified names 5,
+signatures 2, doc comments 1). ``score`` is the BM25 score (higher is better).
 """
 
 from __future__ import annotations
@@ -40,22 +42,37 @@ def _hit(row: tuple[Any, ...], score: float) -> dict[str, Any]:
 
 
 def keyword(connection: sqlite3.Connection, text: str, limit: int) -> list[dict[str, Any]]:
-    expression = _expression(text)
+    query = text.strip()
+    expression = _expression(query)
     if not expression:
         return []
+    exact = sql.nodes_named(connection, query, limit)
     rows = sql.fts_search(connection, expression, max(limit * 5, 50))
-    query = text.strip()
+    scores = {row[0]: -float(row[-1]) for row in rows}
+    missing = [row[0] for row in exact if row[0] not in scores]
+    if missing:
+        scores.update((i, -s) for i, s in sql.fts_scores(connection, expression, missing).items())
+    candidates = {row[0]: row[: len(row) - 1] for row in rows}
+    for row in exact:
+        candidates.setdefault(row[0], row)
+    order = {row[0]: position for position, row in enumerate(exact)}
+    offset = len(order)
+    for position, row in enumerate(rows):
+        order.setdefault(row[0], offset + position)
+    lowered = query.lower()
 
-    def rank(item: tuple[int, tuple[Any, ...]]) -> tuple[int, int, int, int]:
-        position, row = item
+    def rank(row: tuple[Any, ...]) -> tuple[int, int, int]:
         name, qualname, kind = row[3], row[4], row[2]
-        exact = 0 if name == query or qualname == query else 1 if name.lower() == query.lower() else 2
-        suffix = 0 if qualname.endswith("." + query) else 1
-        external = 1 if kind in ("external", "module") else 0
-        return (exact, external, suffix if exact == 2 else 0, position)
+        if name == query or qualname == query:
+            tier = 0
+        elif name.lower() == lowered or qualname.lower() == lowered:
+            tier = 1
+        else:
+            tier = 2
+        return (tier, 1 if kind in ("external", "module") else 0, order[row[0]])
 
-    ordered = sorted(enumerate(rows), key=rank)[:limit]
-    return [_hit(row, -float(row[-1])) for _, row in ordered]
+    ordered = sorted(candidates.values(), key=rank)[:limit]
+    return [_hit(row, scores.get(row[0], 0.0)) for row in ordered]
 
 
 def semantic_available() -> bool:

@@ -3,6 +3,9 @@
 The kernel lock (``fcntl.flock`` on ``.projectgraph/writer.lock``) is the authority: it is released
 when the process exits, however it exits, so a killed writer never leaves a stale lock. The pid
 written in the file only helps the message a second writer prints.
+
+A forked child (the indexer's process pool) would share the locked file description and keep the
+lock alive after its parent dies, so each child closes its copies of the held descriptors at fork.
 """
 
 from __future__ import annotations
@@ -16,6 +19,19 @@ from types import TracebackType
 
 class WriterBusyError(RuntimeError):
     """Another process holds the writer lock."""
+
+
+_HELD: set[int] = set()  # descriptors of the locks this process holds
+
+
+def _close_in_child() -> None:
+    for fd in list(_HELD):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD.clear()
+
+
+os.register_at_fork(after_in_child=_close_in_child)
 
 
 class WriterLock:
@@ -40,10 +56,14 @@ class WriterLock:
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
         self._fd = fd
+        _HELD.add(fd)
         return self
 
     def release(self) -> None:
         if self._fd is not None:
+            _HELD.discard(self._fd)
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, 0)
             fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None

@@ -14,7 +14,8 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -298,6 +299,31 @@ def search_words(*texts: str) -> str:
     return " ".join(dict.fromkeys(words))
 
 
+@contextmanager
+def snapshot(connection: sqlite3.Connection) -> Iterator[None]:
+    """One read transaction: every SELECT inside sees the same committed graph (WAL keeps it
+    while a writer replaces the graph). Nested uses join the outer snapshot."""
+    if connection.in_transaction:
+        yield
+        return
+    connection.execute("BEGIN")
+    try:
+        yield
+    finally:
+        connection.execute("COMMIT")
+
+
+def _test_pause() -> None:
+    """``PROJECTGRAPH_TEST_PAUSE_IN_WRITE=SECONDS`` holds ``write_graph`` after its deletes, before
+    its commit, and says so on stderr: the crash-safety tests kill the process there."""
+    pause = os.environ.get("PROJECTGRAPH_TEST_PAUSE_IN_WRITE")
+    if pause:
+        import sys
+
+        print("projectgraph: test pause in write_graph", file=sys.stderr, flush=True)
+        time.sleep(float(pause))
+
+
 def write_graph(
     connection: sqlite3.Connection,
     graph: Graph,
@@ -310,8 +336,10 @@ def write_graph(
     try:
         for table in ("edges", "unresolved", "dynamic", "roots", "truncations", "nodes", "files"):
             connection.execute(f"DELETE FROM {table}")
+        _test_pause()
         connection.executemany(
-            "INSERT INTO files(path, language, status, hash, reason, unit, size, mtime_ns) VALUES (?,?,?,?,?,?,?,?)",
+            "INSERT INTO files(path, language, status, hash, reason, unit, size, mtime_ns) "
+            "VALUES (?,?,?,?,?,?,?,?)",
             [
                 (f.path, f.language, f.status, f.hash, f.reason, f.unit, *stamps.get(f.path, (-1, -1)))
                 for f in graph.files
@@ -322,8 +350,19 @@ def write_graph(
             "language, unit, external, words) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [
                 (
-                    node_ids[n.key], n.key, n.kind, n.name, n.qualname, n.path, n.line, n.end_line,
-                    n.signature, n.doc, n.language, n.unit, n.external,
+                    node_ids[n.key],
+                    n.key,
+                    n.kind,
+                    n.name,
+                    n.qualname,
+                    n.path,
+                    n.line,
+                    n.end_line,
+                    n.signature,
+                    n.doc,
+                    n.language,
+                    n.unit,
+                    n.external,
                     search_words(n.name, n.qualname or n.key) if n.kind != "module" else search_words(n.path),
                 )
                 for n in graph.nodes
@@ -333,8 +372,17 @@ def write_graph(
             "INSERT INTO edges(caller, callee, relation, kind, confidence, path, line, col, via) "
             "VALUES (?,?,?,?,?,?,?,?,?)",
             [
-                (node_ids[e.caller], node_ids[e.callee], e.relation, e.kind, e.confidence,
-                 e.site.path, e.site.line, e.site.column, e.via)
+                (
+                    node_ids[e.caller],
+                    node_ids[e.callee],
+                    e.relation,
+                    e.kind,
+                    e.confidence,
+                    e.site.path,
+                    e.site.line,
+                    e.site.column,
+                    e.via,
+                )
                 for e in graph.edges
                 if e.caller in node_ids and e.callee in node_ids
             ],
@@ -343,8 +391,17 @@ def write_graph(
             "INSERT INTO unresolved(caller, path, line, col, reason, name, text, prefix, covered) "
             "VALUES (?,?,?,?,?,?,?,?,?)",
             [
-                (node_ids[u.caller], u.site.path, u.site.line, u.site.column, u.reason, u.name, u.text,
-                 u.prefix, int(u.covered))
+                (
+                    node_ids[u.caller],
+                    u.site.path,
+                    u.site.line,
+                    u.site.column,
+                    u.reason,
+                    u.name,
+                    u.text,
+                    u.prefix,
+                    int(u.covered),
+                )
                 for u in graph.unresolved
                 if u.caller in node_ids
             ],
@@ -362,7 +419,8 @@ def write_graph(
             [(node_ids[r.key], r.kind, r.rule) for r in graph.roots if r.key in node_ids],
         )
         connection.executemany(
-            "INSERT INTO truncations(what, detail) VALUES (?,?)", [(t.what, t.detail) for t in graph.truncations]
+            "INSERT INTO truncations(what, detail) VALUES (?,?)",
+            [(t.what, t.detail) for t in graph.truncations],
         )
         connection.execute("INSERT INTO nodes_fts(nodes_fts) VALUES('rebuild')")
         connection.execute(
@@ -409,8 +467,7 @@ def file_stamps(connection: sqlite3.Connection) -> dict[str, tuple[int, int, str
 
 def read_graph(connection: sqlite3.Connection) -> Graph:
     """The stored graph, read in one snapshot."""
-    connection.execute("BEGIN")
-    try:
+    with snapshot(connection):
         keys_by_id: dict[int, str] = {}
         nodes = []
         for row in connection.execute(
@@ -441,7 +498,9 @@ def read_graph(connection: sqlite3.Connection) -> Graph:
             Root(keys_by_id[n], kind, rule)
             for n, kind, rule in connection.execute("SELECT node, kind, rule FROM roots")
         ]
-        truncations = [Truncation(w, d) for w, d in connection.execute("SELECT what, detail FROM truncations")]
+        truncations = [
+            Truncation(w, d) for w, d in connection.execute("SELECT what, detail FROM truncations")
+        ]
         files = [
             FileEntry(*row)
             for row in connection.execute(
@@ -449,8 +508,6 @@ def read_graph(connection: sqlite3.Connection) -> Graph:
             )
         ]
         run = last_run(connection)
-    finally:
-        connection.execute("COMMIT")
     return Graph(
         nodes=tuple(nodes),
         edges=tuple(sorted(edges)),
@@ -468,7 +525,9 @@ def read_graph(connection: sqlite3.Connection) -> Graph:
 NODE_COLUMNS = "id, key, kind, name, qualname, path, line, end_line, signature, doc, language, unit, external"
 
 
-def nodes_where(connection: sqlite3.Connection, column: str, value: str, limit: int = 1000) -> list[tuple[Any, ...]]:
+def nodes_where(
+    connection: sqlite3.Connection, column: str, value: str, limit: int = 1000
+) -> list[tuple[Any, ...]]:
     """Nodes whose ``column`` (key, name, qualname or path) equals ``value``, in key order."""
     if column not in ("key", "name", "qualname", "path", "id"):
         raise ValueError(f"not a node lookup column: {column}")
@@ -522,13 +581,41 @@ def edges_by_relation(connection: sqlite3.Connection, relations: Iterable[str]) 
     ).fetchall()
 
 
+_FTS_COLUMNS = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
+_BM25 = "bm25(nodes_fts, 10.0, 5.0, 2.0, 1.0)"  # words (split names), qualname, signature, doc
+
+
 def fts_search(connection: sqlite3.Connection, expression: str, limit: int) -> list[tuple[Any, ...]]:
-    """Full-text candidates by BM25 (names weigh most): (node row..., score)."""
-    columns = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
+    """Full-text candidates by BM25 (names weigh most): (node row..., score), best first."""
     return connection.execute(
-        f"SELECT {columns}, bm25(nodes_fts, 10.0, 5.0, 2.0, 1.0) AS score FROM nodes_fts "
-        "JOIN nodes n ON n.id = nodes_fts.rowid WHERE nodes_fts MATCH ? ORDER BY score, n.key LIMIT ?",
+        f"SELECT {_FTS_COLUMNS}, {_BM25} AS score FROM nodes_fts "
+        "JOIN nodes n ON n.id = nodes_fts.rowid WHERE nodes_fts MATCH ? ORDER BY score, n.id LIMIT ?",
         (expression, limit),
+    ).fetchall()
+
+
+def fts_scores(connection: sqlite3.Connection, expression: str, ids: Iterable[int]) -> dict[int, float]:
+    """The BM25 score of each of the nodes ``ids`` that match ``expression``."""
+    wanted = sorted(set(ids))
+    scores: dict[int, float] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for rowid, score in connection.execute(
+            f"SELECT rowid, {_BM25} FROM nodes_fts WHERE nodes_fts MATCH ? AND rowid IN ({marks})",
+            [expression, *chunk],
+        ):
+            scores[rowid] = score
+    return scores
+
+
+def nodes_named(connection: sqlite3.Connection, text: str, limit: int) -> list[tuple[Any, ...]]:
+    """Nodes whose name or qualified name is exactly ``text``: first-party definitions first."""
+    return connection.execute(
+        f"SELECT {NODE_COLUMNS} FROM nodes WHERE id IN "
+        "(SELECT id FROM nodes WHERE name = ?1 UNION SELECT id FROM nodes WHERE qualname = ?1) "
+        "ORDER BY kind IN ('external', 'module'), id LIMIT ?2",
+        (text, limit),
     ).fetchall()
 
 
