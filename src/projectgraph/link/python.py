@@ -701,8 +701,17 @@ class PythonLinker:
             self._call_value(caller, site, attr, "assignment", call)
             return
         member = self._class_member(cls, call.name)
+        # class hierarchy analysis: an override in each subclass may run instead
+        overrides = []
+        for sub in subclasses_closure(self._subclasses, cls):
+            info = self.defs[sub]
+            override = self.files[info.path].defs.get(f"{info.qualname}.{call.name}")
+            if override is not None and (member is None or override.key != member.key):
+                overrides.append(override)
         if member is not None:
-            self._call_value(caller, site, Value("def", member.key), "member", call)
+            # an abstract method of an ABC runs on no instance: only its overrides do
+            if not (overrides and self._abstract(member)):
+                self._call_value(caller, site, Value("def", member.key), "member", call)
         else:
             bases = self._external_bases(cls)
             if bases:
@@ -710,12 +719,15 @@ class PythonLinker:
                 self.builder.edge(caller, key, "calls", "member", site)
             else:
                 self._unresolved(caller, site, "no-definition", call.name, call.text)
-        # class hierarchy analysis: an override in each subclass may run instead
-        for sub in subclasses_closure(self._subclasses, cls):
-            info = self.defs[sub]
-            override = self.files[info.path].defs.get(f"{info.qualname}.{call.name}")
-            if override is not None and (member is None or override.key != member.key):
-                self._call_value(caller, site, Value("def", override.key), "cha", call)
+        for override in overrides:
+            self._call_value(caller, site, Value("def", override.key), "cha", call)
+
+    def _abstract(self, method: DefInfo) -> bool:
+        """An ``@abstractmethod`` of a class whose MRO holds ``abc.ABC`` (no instance can have it)."""
+        if not any(d in ("abstractmethod", "abc.abstractmethod") for d in method.definition.decorators):
+            return False
+        owner = self.files[method.path].defs.get(method.qualname.rpartition(".")[0])
+        return owner is not None and "abc//ABC" in self._external_bases(owner.key)
 
     def _super_call(self, pyfile: _File, caller: str, site: Site, call: Call) -> None:
         cls = self._enclosing_class(pyfile, call.scope)
