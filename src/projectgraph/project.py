@@ -27,6 +27,18 @@ from projectgraph.store.sqlite import SqliteStore, open_project_store
 
 
 @dataclass(frozen=True)
+class FileChanges:
+    """Project paths (sorted) that differ between the working copy and the stored graph."""
+
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed or self.changed)
+
+
+@dataclass(frozen=True)
 class Refresh:
     index: IndexResult
     graph: Graph
@@ -85,24 +97,32 @@ class Project:
     # ---- reading --------------------------------------------------------------------------
     def is_stale(self) -> bool:
         """Whether any file was added, removed or changed since the stored graph was built."""
-        connection = self.store.connection
-        if not sql.has_graph(connection):
+        if not sql.has_graph(self.store.connection):
             return True
-        stored = sql.file_stamps(connection)
+        return bool(self.file_changes())
+
+    def file_changes(self) -> FileChanges:
+        """The project files added, removed or changed (size or mtime) since the stored graph."""
+        stored = sql.file_stamps(self.store.connection)
         config = load_config(self.root)
         specs = [s for n, s in all_languages().items() if not config.languages or n in config.languages]
-        current = discover(self.root, specs, config)
-        paths = {f.path for f in current.files}
-        if paths != set(stored):
-            return True
+        paths = {f.path for f in discover(self.root, specs, config).files}
+        changed = []
         for path, (size, mtime, _status) in stored.items():
+            if path not in paths:
+                continue
             try:
                 st = (self.root / path).stat()
             except OSError:
-                return True
+                changed.append(path)
+                continue
             if st.st_size != size or st.st_mtime_ns != mtime:
-                return True
-        return False
+                changed.append(path)
+        return FileChanges(
+            added=tuple(sorted(paths - set(stored))),
+            removed=tuple(sorted(set(stored) - paths)),
+            changed=tuple(sorted(changed)),
+        )
 
     def ensure_current(self, progress: Progress | None = None) -> None:
         """Refresh a stale graph; while another process writes, read the graph it replaces."""

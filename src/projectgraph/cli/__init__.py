@@ -19,6 +19,7 @@ from projectgraph.cli import (
     path,
     reach,
     search,
+    serve,
     status,
     symbol,
 )
@@ -40,3 +41,4 @@ for _module in (index, graph, reach, symbol, impact, path, hierarchy, cycles, se
     main.add_command(_module.command)
 main.add_command(callers_module.callers)
 main.add_command(callers_module.callees)
+main.add_command(serve.command)

@@ -1,0 +1,53 @@
+"""``projectgraph serve --mcp [PATH] [--http [HOST:]PORT]``: the MCP server for coding agents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from projectgraph.cli.common import fail
+
+
+@click.command("serve")
+@click.argument("path", required=False, type=click.Path(file_okay=False, path_type=Path))
+@click.option("--mcp", "mcp", is_flag=True, help="Serve the Model Context Protocol (the tools for agents).")
+@click.option(
+    "--http",
+    "address",
+    metavar="[HOST:]PORT",
+    help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio (HOST: 127.0.0.1 unless named; "
+    "PORT 0 picks a free one, printed on stderr).",
+)
+@click.option("--project", "project", type=click.Path(file_okay=False, path_type=Path), help="Project root.")
+def command(path: Path | None, mcp: bool, address: str | None, project: Path | None) -> None:
+    """Serve the indexed project at PATH (default: the working directory) to MCP clients.
+
+    Over stdio by default, as agent clients launch it; the server reads the stored index (it never
+    re-indexes) and checks each answer against the working copy.
+    """
+    if not mcp:
+        fail("say which protocol to serve: --mcp (the only one for now)")
+    root = (path or project or Path.cwd()).resolve()
+    if not root.is_dir():
+        fail(f"not a folder: {root}")
+    import logging
+
+    logging.basicConfig(level=logging.WARNING, format="projectgraph: %(message)s")
+    from projectgraph.mcp import server
+
+    if address is not None:
+        try:
+            host, port = server.parse_address(address)
+        except ValueError as error:
+            fail(f"--http {error}")
+            return
+    try:
+        if address is None:
+            server.serve_stdio(root)
+        else:
+            server.serve_http(root, host, port)
+    except server.ListenError as error:
+        fail(str(error))
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None

@@ -1,0 +1,210 @@
+"""The MCP server on the official SDK: the tools of ``tools.py`` over stdio or streamable HTTP.
+
+A call is checked against its tool's schema first (``arguments.py``), then answered in a worker
+thread, one call at a time per server (the projects share SQLite connections), so a long reach
+does not stall the transport. A refused call (bad arguments, a project that is not indexed, a
+symbol that does not exist, an ambiguous name) is a tool result with ``isError`` and a message the
+agent can act on; an unknown tool name is a protocol error. Logs go to stderr: on stdio, stdout
+carries the protocol alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import anyio.to_thread
+import mcp_types as types
+from mcp.server import Server, ServerRequestContext
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+from mcp_types.jsonrpc import INVALID_PARAMS
+
+from projectgraph.mcp.arguments import ArgumentError, check_arguments
+from projectgraph.mcp.projects import NotIndexedError, ProjectError, Projects
+from projectgraph.mcp.tools import BY_NAME, TOOLS, Tool, ToolError
+from projectgraph.query import QueryError, SymbolNotFoundError
+
+NAME = "projectgraph"
+INSTRUCTIONS = (
+    "projectgraph answers questions about a project's call graph from its stored index: find a "
+    "symbol with search_code or code_symbol, then pass its key as symbol_id to code_callers, "
+    "code_callees, code_impact (what a change breaks) or code_path; code_reach tells whether running "
+    "code reaches a symbol such as 'yaml//load' (never not-found when unsure). Answers are checked "
+    "against the working copy: symbols of deleted files are left out (staleOmitted), those of "
+    "changed files marked stale; index_status tells how stale the index is."
+)
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+log = logging.getLogger("projectgraph.mcp")
+
+
+class ListenError(OSError):
+    """The HTTP server cannot listen on the address asked for."""
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("projectgraph")
+    except PackageNotFoundError:
+        return "0"
+
+
+def answer(projects: Projects, tool: Tool, arguments: dict[str, Any] | None) -> dict[str, Any]:
+    """The answer of one call (raises the errors that go back to the agent as a refusal)."""
+    args = check_arguments(tool.name, tool.all_params, arguments)
+    project_path = args.pop("project_path")
+    with projects.lock:
+        try:
+            served = projects.open(project_path)
+            result = tool.run(served, args)
+        except NotIndexedError as error:
+            if tool.name != "index_status":
+                raise
+            return {"project": str(error.root), "indexed": False, "note": str(error)}
+    return {"project": str(served.root)} | result
+
+
+def _refused(message: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
+
+
+def build_server(projects: Projects) -> Server[Any]:
+    """The SDK server with the tools, answering from ``projects``."""
+
+    listed = [
+        types.Tool(
+            name=tool.name,
+            title=tool.title,
+            description=tool.description,
+            input_schema=tool.schema(),
+            annotations=types.ToolAnnotations(
+                title=tool.title, read_only_hint=True, idempotent_hint=True, open_world_hint=False
+            ),
+        )
+        for tool in TOOLS
+    ]
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=listed)
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        tool = BY_NAME.get(params.name)
+        if tool is None:
+            raise MCPError(INVALID_PARAMS, f"unknown tool {params.name!r} (the tools: {', '.join(BY_NAME)})")
+        try:
+            result = await anyio.to_thread.run_sync(
+                functools.partial(answer, projects, tool, params.arguments)
+            )
+        except SymbolNotFoundError as error:
+            return _refused(f"{tool.name}: {error}; search_code finds a symbol's key by words of its name")
+        except (ArgumentError, ProjectError, ToolError, QueryError, ValueError) as error:
+            message = str(error)
+            return _refused(message if message.startswith(f"{tool.name}:") else f"{tool.name}: {message}")
+        except Exception as error:  # an agent gets a message, the server keeps serving
+            log.exception("%s failed", tool.name)
+            return _refused(f"{tool.name}: internal error ({type(error).__name__}: {error})")
+        text = json.dumps(result, ensure_ascii=False)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)], structured_content=result
+        )
+
+    def tool_schema(name: str) -> dict[str, Any] | None:
+        tool = BY_NAME.get(name)
+        return tool.schema() if tool else None
+
+    return Server(
+        NAME,
+        version=_version(),
+        title="projectgraph",
+        instructions=INSTRUCTIONS,
+        get_tool_input_schema=tool_schema,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def _warn_unindexed(projects: Projects) -> None:
+    root = projects.default_root
+    if not (root / ".projectgraph" / "graph.db").is_file():
+        log.warning(
+            "%s is not indexed: calls on it are refused until `projectgraph index %s` runs", root, root
+        )
+
+
+def serve_stdio(root: Path) -> None:
+    """Serve the project at ``root`` over stdin/stdout until the client closes them."""
+    projects = Projects(root)
+    _warn_unindexed(projects)
+    server = build_server(projects)
+
+    async def run() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    try:
+        anyio.run(run)
+    finally:
+        projects.close()
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``PORT``, ``HOST:PORT`` or ``[IPv6]:PORT``; the host is 127.0.0.1 unless named."""
+    text = text.strip()
+    host, port = "127.0.0.1", text
+    if text.startswith("["):
+        inside, _, rest = text[1:].partition("]")
+        if not rest.startswith(":"):
+            raise ValueError(f"{text!r}: write an IPv6 address as [ADDRESS]:PORT")
+        host, port = inside, rest[1:]
+    elif ":" in text:
+        host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"{text!r}: give PORT or HOST:PORT, with a port from 0 to 65535")
+    return host, int(port)
+
+
+def serve_http(root: Path, host: str, port: int) -> None:
+    """Serve the project at ``root`` over streamable HTTP at ``http://HOST:PORT/mcp``.
+
+    The socket is bound before the URL is printed (on stderr), so port 0 picks a free port and the
+    printed URL is the one to use. On a loopback host the SDK's DNS rebinding protection is on.
+    """
+    import uvicorn
+
+    projects = Projects(root)
+    _warn_unindexed(projects)
+    server = build_server(projects)
+    app = server.streamable_http_app(host=host)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as error:
+        listener.close()
+        raise ListenError(f"cannot listen on {host}:{port}: {error.strerror or error}") from error
+    listener.listen(128)
+    bound = listener.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    if host not in LOOPBACK:
+        log.warning("listening on %s, which is not loopback: anyone who reaches it can query the index", host)
+    print(f"projectgraph: MCP server on http://{shown}:{bound}/mcp", file=sys.stderr, flush=True)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5)
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    finally:
+        listener.close()
+        projects.close()

@@ -1,0 +1,346 @@
+"""The MCP tools: fixed names, their arguments, and each one's answer from the query engine.
+
+Every tool is a thin call of ``QueryEngine`` (or ``reach``) on the stored graph, the same calls the
+CLI makes, so an answer has the CLI's ``--json`` shape; the working-copy check then adds
+``staleOmitted``, ``notes`` and per-item ``stale`` marks (``workingcopy.py``), and ``project`` says
+which project answered. A symbol id is a node key as ``search_code`` and ``code_symbol`` return it
+(``shop/catalog.py//load_catalog``).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from projectgraph.keys import KeyError_
+from projectgraph.mcp.arguments import BOOLEAN, INTEGER, STRING, STRINGS, Param, input_schema
+from projectgraph.mcp.projects import ServedProject
+from projectgraph.mcp.workingcopy import WorkingCopyCheck
+from projectgraph.query import MAX_DEPTH, QueryError
+from projectgraph.query.search import MODES
+from projectgraph.reach import SOURCES_AND_ROOTS, SOURCES_ONLY, Query, ReachError, Source, Target, reach
+
+PROJECT = Param(
+    "project_path",
+    STRING,
+    "The root folder of another indexed project to read (absolute, or relative to the server's "
+    "project). Default: the project the server was started on. A folder that was never indexed "
+    "is refused.",
+)
+SYMBOL_ID = (
+    "The symbol: its key as search_code or code_symbol return it (e.g. 'app/handlers.py//Parser//parse'); "
+    "'path:Qualified.name', a qualified name or a bare name also work when they name exactly one "
+    "symbol (else the error lists the candidates)."
+)
+LIMIT = "At most this many results (the answer says when more exist: total, truncated)."
+
+
+class ToolError(ValueError):
+    """A call that cannot be answered as asked; its message goes back to the agent."""
+
+
+Run = Callable[[ServedProject, dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    title: str
+    description: str
+    params: tuple[Param, ...]
+    run: Run
+
+    @property
+    def all_params(self) -> tuple[Param, ...]:
+        return (*self.params, PROJECT)
+
+    def schema(self) -> dict[str, Any]:
+        return input_schema(self.all_params)
+
+
+def _check(served: ServedProject) -> WorkingCopyCheck:
+    return WorkingCopyCheck(served.root, served.stamps())
+
+
+def _node_path(served: ServedProject, key: str) -> str | None:
+    try:
+        path = served.engine.resolve(key)[5]
+    except QueryError:
+        return None
+    return path if isinstance(path, str) else None
+
+
+# ---- the tools ----------------------------------------------------------------------------------
+def search_code(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
+    answer = served.engine.search(args["query"], args["mode"], args["limit"])
+    check = _check(served)
+    return check.finish(answer | {"results": check.symbols(answer["results"])})
+
+
+def code_symbol(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
+    answer = served.engine.symbol(args["name"])
+    check = _check(served)
+    return check.finish(answer | {"results": check.symbols(answer["results"])})
+
+
+def _neighbours(direction: str) -> Run:
+    def run(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
+        engine = served.engine
+        ask = engine.callers if direction == "in" else engine.callees
+        # every neighbour first, so the limit applies to the ones left after the check
+        answer = ask(args["symbol_id"], sys.maxsize)
+        check = _check(served)
+        check.subject(answer["symbol"], _node_path(served, answer["symbol"]))
+        results = check.symbols(answer["results"], "path", "site")
+        limit = args["limit"]
+        return check.finish(
+            answer | {"total": len(results), "truncated": len(results) > limit, "results": results[:limit]}
+        )
+
+    return run
+
+
+def code_impact(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
+    answer = served.engine.impact(args["symbol_id"], args["depth"])
+    check = _check(served)
+    root, *rest = answer["impacted"]
+    check.subject(answer["root"], root["path"], "the impact root")
+    impacted = [check.mark(root, root["path"]), *check.symbols(rest)]
+    return check.finish(answer | {"impacted": impacted})
+
+
+def code_path(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
+    answer = served.engine.path(args["from"], args["to"])
+    check = _check(served)
+    hops = [
+        check.mark(hop, _node_path(served, hop["key"]), hop["site"] and hop["site"]["path"])
+        for hop in answer["path"]
+    ]
+    if not answer["found"]:
+        check.subject(answer["from"], _node_path(served, answer["from"]), "the start")
+        check.subject(answer["to"], _node_path(served, answer["to"]), "the end")
+    return check.finish(answer | {"path": hops})
+
+
+def code_reach(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
+    if args["sources_only"] and not args["sources"]:
+        raise ToolError("code_reach: sources_only needs at least one source")
+    try:
+        targets = tuple(Target.by_key(t) for t in args["targets"])
+    except KeyError_ as error:
+        raise ToolError(f"code_reach: {error}") from error
+    graph = served.graph()
+    query = Query(
+        targets=targets,
+        sources=tuple(Source.parse(s) for s in args["sources"]),
+        mode=SOURCES_ONLY if args["sources_only"] else SOURCES_AND_ROOTS,
+    )
+    try:
+        results = reach(graph, query)
+    except ReachError as error:
+        raise ToolError(f"code_reach: {error}") from error
+    paths = {node.key: node.path for node in graph.nodes}
+    check = _check(served)
+    answers = []
+    for result in results:
+        data = result.to_json()
+        data["path"] = [
+            check.mark(hop, paths.get(hop["key"]), hop["site"] and hop["site"]["path"])
+            for hop in data["path"]
+        ]
+        data["sites"] = check.symbols(data["sites"])
+        data["uncertainties"] = [
+            check.mark(u, u["site"] and u["site"]["path"]) for u in data["uncertainties"]
+        ]
+        answers.append(data)
+    return check.finish({"results": answers})
+
+
+def index_status(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
+    run = served.last_run()
+    stamps = served.stamps()
+    statuses: dict[str, int] = {}
+    for _size, _mtime, status in stamps.values():
+        statuses[status] = statuses.get(status, 0) + 1
+    changes = served.project.file_changes()
+    listed = args["list_limit"]
+    staleness = {
+        "stale": bool(changes),
+        "added": len(changes.added),
+        "removed": len(changes.removed),
+        "changed": len(changes.changed),
+        "paths": {
+            "added": list(changes.added[:listed]),
+            "removed": list(changes.removed[:listed]),
+            "changed": list(changes.changed[:listed]),
+        },
+        "note": (
+            "the stored graph is older than the working copy; answers leave out symbols of removed "
+            "files (staleOmitted) and mark those of changed files stale; run `projectgraph index` "
+            "to refresh it"
+            if changes
+            else "the stored graph matches the working copy"
+        ),
+    }
+    stats = run["stats"] if run else {}
+    return {
+        "indexed": True,
+        "files": len(stamps),
+        "statuses": dict(sorted(statuses.items())),
+        "graph": {k: stats.get(k) for k in ("nodes", "edges", "unresolved", "roots", "root_fallback")},
+        "lastRun": {k: run[k] for k in ("id", "started", "finished", "versions", "error")} if run else None,
+        "staleness": staleness,
+    }
+
+
+TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "search_code",
+        "Search symbols",
+        "Find symbols (functions, methods, classes, modules) by words of their names, qualified "
+        "names, signatures and doc comments (BM25; names are split on case and underscores). Each "
+        "result has the symbol's key, name, qualname, kind, path, line, end_line and signature; pass "
+        "the key as symbol_id to the other tools. Use code_symbol instead when you know the exact name.",
+        (
+            Param(
+                "query",
+                STRING,
+                "Words to look for, e.g. 'load catalog' or 'authentication middleware'.",
+                True,
+            ),
+            Param(
+                "mode",
+                STRING,
+                "keyword (BM25), semantic (embeddings: needs the optional semantic extra, else the answer "
+                "is empty and says so) or hybrid (both fused; keyword only without the extra, as the "
+                "answer's 'semantic' field says).",
+                default="hybrid",
+                choices=MODES,
+            ),
+            Param("limit", INTEGER, LIMIT, default=20, minimum=1, maximum=500),
+        ),
+        search_code,
+    ),
+    Tool(
+        "code_symbol",
+        "Look a symbol up by name",
+        "Every symbol whose name, qualified name ('Parser.parse') or key is exactly NAME, with its "
+        "key, kind, path, lines and signature.",
+        (Param("name", STRING, "The exact name, qualified name or key.", True),),
+        code_symbol,
+    ),
+    Tool(
+        "code_callers",
+        "Callers of a symbol",
+        "The symbols with an edge into this one (calls, and also imports, extends, implements, "
+        "references), most certain first: each with its key, the relation, how the edge was "
+        "resolved (edge_kind) and its confidence (high, medium, low), and the call site.",
+        (
+            Param("symbol_id", STRING, SYMBOL_ID, True),
+            Param("limit", INTEGER, LIMIT, default=50, minimum=1, maximum=1000),
+        ),
+        _neighbours("in"),
+    ),
+    Tool(
+        "code_callees",
+        "Callees of a symbol",
+        "The symbols this one has an edge to (what it calls, imports, extends, references), most "
+        "certain first, each with the relation, edge_kind, confidence and the site in this symbol.",
+        (
+            Param("symbol_id", STRING, SYMBOL_ID, True),
+            Param("limit", INTEGER, LIMIT, default=50, minimum=1, maximum=1000),
+        ),
+        _neighbours("out"),
+    ),
+    Tool(
+        "code_impact",
+        "What a change would break",
+        "The reverse dependency radius of a symbol: everything that depends on it directly or "
+        "transitively along calls, extends and implements edges (imports are not followed). Returns "
+        "root (the symbol), impacted (every symbol reached, the root at depth 0, each with its depth "
+        "and low_confidence when a weak edge led to it) and edgeCount (edges walked). Run it before a "
+        "rename or a signature change and take impacted as the scope.",
+        (
+            Param("symbol_id", STRING, SYMBOL_ID, True),
+            Param(
+                "depth",
+                INTEGER,
+                f"Hops to follow, 1 to {MAX_DEPTH}.",
+                default=2,
+                minimum=1,
+                maximum=MAX_DEPTH,
+            ),
+        ),
+        code_impact,
+    ),
+    Tool(
+        "code_reach",
+        "Does running code reach a symbol",
+        "Does code that runs (the project's entry points: scripts, mains, handlers, tests, or the "
+        "given sources) reach each target, such as an external function 'yaml//load'? Each result "
+        "has a status: found (with the shortest path, hop by hop), not-found (no path and nothing "
+        "uncertain concerns the target), uncertain (no path, but calls the tool could not resolve "
+        "might reach it: see uncertainties) or no-such-target (no symbol has that key). The tool "
+        "never says not-found when it does not know.",
+        (
+            Param(
+                "targets",
+                STRINGS,
+                "Keys of the symbols to reach: external ones as the language writes the module, with // "
+                "for its separator ('yaml//load', 'os//exec//Command'), '//*' for everything under a "
+                "module ('pickle//*'), or first-party keys ('app/db.py//connect').",
+                required=True,
+                min_items=1,
+            ),
+            Param(
+                "sources",
+                STRINGS,
+                "Entry points to search from as well as the roots: 'path:Qualified.name', a path (its "
+                "module top level) or a key.",
+                default=[],
+            ),
+            Param(
+                "sources_only",
+                BOOLEAN,
+                "Search from the sources alone, not the project's roots (needs sources).",
+                default=False,
+            ),
+        ),
+        code_reach,
+    ),
+    Tool(
+        "code_path",
+        "Shortest path between two symbols",
+        "The shortest chain of calls, references and imports from one symbol to another, each hop "
+        "with the edge kind, confidence and site; found is false when there is none in the graph.",
+        (
+            Param("from", STRING, "The start symbol. " + SYMBOL_ID, True),
+            Param("to", STRING, "The end symbol, in the same forms.", True),
+        ),
+        code_path,
+    ),
+    Tool(
+        "index_status",
+        "Index status and staleness",
+        "What the stored index holds and whether it is current: the number of files and their index "
+        "statuses (indexed, syntax-error, too-large, ...), the graph's size, the last run, and the "
+        "staleness against the working copy (files added, removed and changed since indexing). The "
+        "server answers from the stored index and never refreshes it: when stale is true, answers "
+        "leave out symbols of removed files (staleOmitted) and mark those of changed files stale.",
+        (
+            Param(
+                "list_limit",
+                INTEGER,
+                "At most this many paths listed for each of added, removed, changed.",
+                default=20,
+                minimum=0,
+                maximum=1000,
+            ),
+        ),
+        index_status,
+    ),
+)
+
+BY_NAME = {tool.name: tool for tool in TOOLS}
