@@ -18,7 +18,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-VERSION = 1
+VERSION = 2
 """Bump when a rule that fills these records changes: every stored index then misses."""
 
 CALL_TEXT_MAX = 80

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from projectgraph import fileindex
 
-VERSION = 1
+VERSION = 2
 """projectgraph.VERSION: the link rules. Graph.stats["version"] carries it."""
 
 CONFIDENCE: dict[str, str] = {

@@ -234,6 +234,11 @@ class PythonLinker:
             elif base.kind == "ext":
                 external = self.builder.external(base.key, _LANGUAGE)
                 self.builder.edge(info.key, external, "extends", "extends", site)
+        # a class statement runs the __init_subclass__ of its first base that has one
+        hook = self._class_member(info.key, "__init_subclass__", start=1)
+        if hook is not None:
+            scope = _function_scope(pyfile, info.qualname.rpartition(".")[0])
+            self.builder.edge(self._caller(pyfile, scope), hook.key, "calls", "member", site)
         # what Python calls on an instance by itself (dunders, properties): the class refers to the
         # member of each name that its MRO gives, so what reaches the class reaches them
         implicit: set[str] = set()
@@ -666,13 +671,7 @@ class PythonLinker:
             info = self.defs[value.key]
             self.builder.edge(caller, value.key, "calls", kind, site)
             if info.is_class:
-                init = self._class_member(value.key, "__init__")
-                if init is not None:
-                    self.builder.edge(caller, init.key, "calls", kind, site)
-                else:
-                    for base in self._external_bases(value.key)[:1]:
-                        ext = self.builder.external(keys.join(base, "__init__"), _LANGUAGE)
-                        self.builder.edge(caller, ext, "calls", kind, site)
+                self._construction(caller, site, value.key, kind)
             return
         if value.kind == "param":
             bound = self._bound_values(value.key)
@@ -694,6 +693,40 @@ class PythonLinker:
             self.builder.edge(caller, key, "calls", "member", site)
             return
         self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
+
+    def _construction(self, caller: str, site: Site, cls: str, kind: str) -> None:
+        """What ``Cls()`` runs: ``__new__`` and ``__init__`` by the MRO, or an external base's
+        ``__init__``; a dataclass's generated ``__init__`` runs ``__post_init__``."""
+        new = self._class_member(cls, "__new__")
+        if new is not None:
+            self.builder.edge(caller, new.key, "calls", kind, site)
+        init = self._class_member(cls, "__init__")
+        if init is not None:
+            self.builder.edge(caller, init.key, "calls", kind, site)
+            return
+        if self._generated_init(cls):
+            for name in ("__post_init__", "__attrs_post_init__"):
+                post = self._class_member(cls, name)
+                if post is not None:
+                    self.builder.edge(caller, post.key, "calls", kind, site)
+            return
+        for base in self._external_bases(cls)[:1]:
+            ext = self.builder.external(keys.join(base, "__init__"), _LANGUAGE)
+            self.builder.edge(caller, ext, "calls", kind, site)
+
+    def _generated_init(self, cls: str) -> bool:
+        """Whether a class of the MRO is a dataclass (or attrs class), whose ``__init__`` is made."""
+        for owner in self._mro(cls):
+            info = self.defs.get(owner)
+            if info is None:
+                continue
+            pyfile = self.files[info.path]
+            scope = _function_scope(pyfile, info.qualname.rpartition(".")[0])
+            for decorator in info.definition.decorators:
+                value = self._resolve_dotted(pyfile, scope, decorator, info.definition.line)
+                if value is not None and value.kind == "ext" and value.key in _GENERATED_INIT:
+                    return True
+        return False
 
     def _method_call(self, caller: str, site: Site, cls: str, call: Call) -> None:
         attr = self._class_attr_value(cls, call.name)
@@ -1042,6 +1075,12 @@ class PythonLinker:
         return None
 
 
+# class decorators whose class gets a generated __init__ that calls a post-init hook
+_GENERATED_INIT = frozenset(
+    {"dataclasses//dataclass"}
+    | {f"{module}//{name}" for module in ("attr", "attrs") for name in ("s", "attrs", "define", "frozen")}
+    | {"attr//mutable", "attrs//mutable"}
+)
 _PROPERTY_DECORATORS = frozenset(
     {"property", "cached_property", "functools.cached_property", "abc.abstractproperty"}
 )

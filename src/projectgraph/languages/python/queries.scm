@@ -19,5 +19,7 @@
 (tuple [(identifier) (attribute)] @ref)
 (set [(identifier) (attribute)] @ref)
 (return_statement [(identifier) (attribute)] @ref)
+; `raise Error` makes an instance of the class: a use as a value (its __init__ runs)
+(raise_statement [(identifier) (attribute)] @ref)
 (return_statement) @return
 (ERROR) @error
