@@ -14,7 +14,8 @@ from projectgraph.cli.queries import run_query, site_text
 def _render(answer: dict[str, Any]) -> list[str]:
     if not answer["found"]:
         return [f"no path from {answer['from']} to {answer['to']}"]
-    lines = []
+    hops = len(answer["path"]) - 1
+    lines = [f"{answer['from']} -> {answer['to']}: {hops} hop{'' if hops == 1 else 's'}"]
     for hop in answer["path"]:
         at = f" at {site_text(hop['site'])}" if hop["site"] else ""
         lines.append(f"  {hop['key']}  ({hop['kind']}{at})")
