@@ -60,6 +60,9 @@ class _File:
     assigns: dict[tuple[str, str], list[Assignment]] = field(default_factory=dict)  # (scope, target)
     imports: dict[tuple[str, str], list[Import]] = field(default_factory=dict)  # (scope, bound name)
     stars: dict[str, list[Import]] = field(default_factory=dict)  # scope -> star imports
+    # assignments in a class body: (class qualname, target) -> assignments; they bind no name of
+    # the scope around the class (the index gives them that scope, since class bodies run in it)
+    class_attrs: dict[tuple[str, str], list[Assignment]] = field(default_factory=dict)
 
     @property
     def path(self) -> str:
@@ -104,8 +107,13 @@ class PythonLinker:
                 info = DefInfo(keys.first_party(index.path, d.qualname), index.path, d, _LANGUAGE)
                 pyfile.defs.setdefault(d.qualname, info)
                 self.defs.setdefault(info.key, info)
+            bodies = _class_bodies(pyfile)
             for a in index.assignments:
-                pyfile.assigns.setdefault((a.scope, a.target), []).append(a)
+                owner = _class_body_of(bodies, a)
+                if owner is not None:
+                    pyfile.class_attrs.setdefault((owner, a.target), []).append(a)
+                else:
+                    pyfile.assigns.setdefault((a.scope, a.target), []).append(a)
             for imp in index.imports:
                 if imp.star:
                     pyfile.stars.setdefault(imp.scope, []).append(imp)
@@ -363,6 +371,26 @@ class PythonLinker:
                         return value
         return None
 
+    def _class_body_value(self, cls: str, name: str) -> Value | None:
+        """The value a class body assigns to ``name`` (``parse = parse_words``), along the MRO,
+        unless a method of that name comes first."""
+        for owner in self._mro(cls):
+            info = self.defs.get(owner)
+            if info is None:
+                continue
+            pyfile = self.files[info.path]
+            if f"{info.qualname}.{name}" in pyfile.defs:
+                return None
+            assigns = pyfile.class_attrs.get((info.qualname, name))
+            if assigns:
+                scope = _function_scope(pyfile, info.qualname)
+                for assign in sorted(assigns, key=lambda a: -a.line):
+                    value = self._assigned_value(pyfile, scope, assign)
+                    if value is not None:
+                        return value
+                return None
+        return None
+
     # ---- name resolution ------------------------------------------------------------------
     def _scopes(self, pyfile: _File, scope: str) -> list[str]:
         """The scope chain of a use: the scope, enclosing function scopes, the module."""
@@ -551,6 +579,9 @@ class PythonLinker:
         if value.kind == "def":
             info = self.defs[value.key]
             if info.is_class:
+                body = self._class_body_value(value.key, name)
+                if body is not None:
+                    return body
                 member = self._class_member(value.key, name)
                 if member is not None:
                     return Value("def", member.key)
@@ -558,7 +589,7 @@ class PythonLinker:
                     return Value("ext", keys.join(base, name))
             return None
         if value.kind == "inst":
-            attr = self._class_attr_value(value.key, name)
+            attr = self._class_attr_value(value.key, name) or self._class_body_value(value.key, name)
             if attr is not None:
                 return attr
             member = self._class_member(value.key, name)
@@ -729,7 +760,7 @@ class PythonLinker:
         return False
 
     def _method_call(self, caller: str, site: Site, cls: str, call: Call) -> None:
-        attr = self._class_attr_value(cls, call.name)
+        attr = self._class_attr_value(cls, call.name) or self._class_body_value(cls, call.name)
         if attr is not None:
             self._call_value(caller, site, attr, "assignment", call)
             return
@@ -1110,6 +1141,26 @@ def _members(pyfile: _File, qualname: str) -> list[tuple[str, Definition]]:
         for q, info in pyfile.defs.items()
         if q.startswith(prefix) and "." not in q[len(prefix) :]
     )
+
+
+def _class_bodies(pyfile: _File) -> dict[tuple[str, int], str]:
+    """(function scope, line) -> the innermost class whose body holds that line in that scope."""
+    classes = sorted(
+        (info.definition.line, -info.definition.end_line, qualname)
+        for qualname, info in pyfile.defs.items()
+        if info.is_class
+    )
+    bodies: dict[tuple[str, int], str] = {}
+    for line, neg_end, qualname in classes:  # outer classes first: inner ones paint over them
+        scope = _function_scope(pyfile, qualname.rpartition(".")[0])
+        for number in range(line, -neg_end + 1):
+            bodies[(scope, number)] = qualname
+    return bodies
+
+
+def _class_body_of(bodies: dict[tuple[str, int], str], assign: Assignment) -> str | None:
+    """The innermost class whose body holds the assignment, or None."""
+    return bodies.get((assign.scope, assign.line))
 
 
 def _function_scope(pyfile: _File, scope: str) -> str:
