@@ -747,17 +747,26 @@ class PythonLinker:
 
     def _generated_init(self, cls: str) -> bool:
         """Whether a class of the MRO is a dataclass (or attrs class), whose ``__init__`` is made."""
+        known = self._generated_inits.get(cls)
+        if known is not None:
+            return known
+        found = False
         for owner in self._mro(cls):
             info = self.defs.get(owner)
-            if info is None:
+            if info is None or found:
                 continue
             pyfile = self.files[info.path]
             scope = _function_scope(pyfile, info.qualname.rpartition(".")[0])
             for decorator in info.definition.decorators:
                 value = self._resolve_dotted(pyfile, scope, decorator, info.definition.line)
                 if value is not None and value.kind == "ext" and value.key in _GENERATED_INIT:
-                    return True
-        return False
+                    found = True
+        self._generated_inits[cls] = found
+        return found
+
+    @cached_property
+    def _generated_inits(self) -> dict[str, bool]:
+        return {}
 
     def _method_call(self, caller: str, site: Site, cls: str, call: Call) -> None:
         attr = self._class_attr_value(cls, call.name) or self._class_body_value(cls, call.name)
