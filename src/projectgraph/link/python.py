@@ -45,9 +45,9 @@ _CONTAINER_METHODS = frozenset(
 ) | {"read", "write", "close", "readline", "readlines", "flush", "seek", "tell"}
 MAX_NAME_CANDIDATES = 8
 # builtins that call a function passed to them, where they are called
-_CALLING_BUILTINS = frozenset(
-    f"builtins//{name}" for name in ("map", "filter", "sorted", "min", "max")
-) | {"functools//reduce"}
+_CALLING_BUILTINS = frozenset(f"builtins//{name}" for name in ("map", "filter", "sorted", "min", "max")) | {
+    "functools//reduce"
+}
 _LANGUAGE = "python"
 
 
@@ -63,6 +63,7 @@ class _File:
     # assignments in a class body: (class qualname, target) -> assignments; they bind no name of
     # the scope around the class (the index gives them that scope, since class bodies run in it)
     class_attrs: dict[tuple[str, str], list[Assignment]] = field(default_factory=dict)
+    children: dict[str, list[tuple[str, Definition]]] | None = None  # built by _members
 
     @property
     def path(self) -> str:
@@ -158,7 +159,9 @@ class PythonLinker:
         for call in index.calls:
             self._call(pyfile, call)
         class_lines = {
-            (info.definition.line, base) for info in pyfile.defs.values() if info.is_class
+            (info.definition.line, base)
+            for info in pyfile.defs.values()
+            if info.is_class
             for base in info.definition.bases
         }
         for ref in index.references:
@@ -355,21 +358,53 @@ class PythonLinker:
         return None
 
     def _class_attr_value(self, cls: str, name: str) -> Value | None:
-        """The value bound to ``self.name`` in a method of the class or a base, or a class attribute."""
+        """The value bound to ``self.name`` in a method of the class or a base, or a class attribute.
+
+        Memoized per (class, name); an attribute whose value reaches back to itself
+        (``self.a = self.a.copy()``) is unknown while it is being resolved."""
+        slot = (cls, name)
+        if slot in self._attr_values:
+            return self._attr_values[slot]
+        self._attr_values[slot] = None
+        found: Value | None = None
         for owner in self._mro(cls):
             info = self.defs.get(owner)
             if info is None:
                 continue
             pyfile = self.files[info.path]
             prefix = info.qualname + "."
-            for (scope, target), assigns in pyfile.assigns.items():
-                if target != f"self.{name}" or not scope.startswith(prefix):
+            for scope, assign in sorted(
+                self._self_assigns(pyfile).get(name, ()), key=lambda p: _typed_first(p[1])
+            ):
+                if not scope.startswith(prefix):
                     continue
-                for assign in sorted(assigns, key=_typed_first):
-                    value = self._assigned_value(pyfile, scope, assign)
-                    if value is not None:
-                        return value
-        return None
+                found = self._assigned_value(pyfile, scope, assign)
+                if found is not None:
+                    break
+            if found is not None:
+                break
+        self._attr_values[slot] = found
+        return found
+
+    @cached_property
+    def _attr_values(self) -> dict[tuple[str, str], Value | None]:
+        return {}
+
+    def _self_assigns(self, pyfile: _File) -> dict[str, list[tuple[str, Assignment]]]:
+        """``self.x = ...`` assignments of a file by attribute name."""
+        table = self._self_assign_tables.get(pyfile.path)
+        if table is None:
+            table = {}
+            for (scope, target), assigns in pyfile.assigns.items():
+                if target.startswith("self.") and target.count(".") == 1:
+                    for assign in assigns:
+                        table.setdefault(target[5:], []).append((scope, assign))
+            self._self_assign_tables[pyfile.path] = table
+        return table
+
+    @cached_property
+    def _self_assign_tables(self) -> dict[str, dict[str, list[tuple[str, Assignment]]]]:
+        return {}
 
     def _class_body_value(self, cls: str, name: str) -> Value | None:
         """The value a class body assigns to ``name`` (``parse = parse_words``), along the MRO,
@@ -669,8 +704,10 @@ class PythonLinker:
         if call.super_call:
             self._super_call(pyfile, caller, site, call)
             return
-        receiver = None if call.receiver == "<expr>" else self._resolve_dotted(
-            pyfile, call.scope, call.receiver, call.line
+        receiver = (
+            None
+            if call.receiver == "<expr>"
+            else self._resolve_dotted(pyfile, call.scope, call.receiver, call.line)
         )
         if receiver is None:
             self._unknown_receiver(caller, site, call)
@@ -1093,8 +1130,12 @@ class PythonLinker:
                             call = self._class_member(value.key, "__call__")
                             if call is not None:
                                 self.builder.edge(
-                                    call.key, info.key, "references", "reference",
-                                    Site(pyfile.path, d.line, d.column), via="decorator",
+                                    call.key,
+                                    info.key,
+                                    "references",
+                                    "reference",
+                                    Site(pyfile.path, d.line, d.column),
+                                    via="decorator",
                                 )
 
     # ---- what roots need ------------------------------------------------------------------
@@ -1144,12 +1185,13 @@ def _typed_first(assign: Assignment) -> tuple[int, int]:
 
 
 def _members(pyfile: _File, qualname: str) -> list[tuple[str, Definition]]:
-    prefix = qualname + "."
-    return sorted(
-        (q, info.definition)
-        for q, info in pyfile.defs.items()
-        if q.startswith(prefix) and "." not in q[len(prefix) :]
-    )
+    """The direct members of a definition, by qualified name (one index per file, built once)."""
+    if pyfile.children is None:
+        children: dict[str, list[tuple[str, Definition]]] = {}
+        for q, info in sorted(pyfile.defs.items()):
+            children.setdefault(q.rpartition(".")[0], []).append((q, info.definition))
+        pyfile.children = children
+    return pyfile.children.get(qualname, [])
 
 
 def _class_bodies(pyfile: _File) -> dict[tuple[str, int], str]:
