@@ -7,18 +7,19 @@ does not depend on the order of the indexes.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import posixpath
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from projectgraph import fileindex
 from projectgraph.fileindex import FileIndex
 from projectgraph.graph import VERSION, FileEntry, Graph, Node
-from projectgraph.link.core import GraphBuilder, module_node
-from projectgraph.link.javascript import JavaScriptLinker
-from projectgraph.link.python import PythonLinker
+from projectgraph.link.core import GraphBuilder, LinkContext, Linker, module_node
 from projectgraph.manifests import EntryPoint, Manifests, read_manifests
 from projectgraph.roots import Rule, find
 
@@ -51,12 +52,14 @@ def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> G
     manifests = options.manifests or read_manifests(options.root, paths)
     builder = GraphBuilder()
 
-    python = PythonLinker(ordered, builder, [*manifests.python_roots, *options.sys_path], hops)
-    python.link()
-    python.decorator_edges()
-    js = JavaScriptLinker(ordered, builder, manifests, hops, options.test_paths)
-    js.link()
-    linkers: list[Any] = [python, js]
+    context = LinkContext(manifests, hops, tuple(options.test_paths), tuple(options.sys_path))
+    linkers = [make(ordered, builder, context) for make in _linker_factories()]
+    for linker in linkers:
+        linker.link()
+    handled = {language for linker in linkers for language in linker.languages}
+    for index in ordered:
+        if index.language not in handled:  # a language with no linker yet: its files are modules
+            builder.node(module_node(index.path, index.language))
 
     # files with no complete index are module nodes too, so a query can name them
     entries = _file_entries(ordered, options.files)
@@ -73,9 +76,6 @@ def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> G
             )
             if key is not None:
                 return key
-        if ":" in entry.target and entry.group != "bin":
-            module, _, qualname = entry.target.partition(":")
-            return python.resolve_entry(module.strip(), qualname.strip().split("[")[0].strip())
         base = posixpath.dirname(entry.manifest)
         path = posixpath.normpath(posixpath.join(base, entry.target))
         return path if path in indexed_paths else None
@@ -110,6 +110,18 @@ def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> G
         files=entries,
         stats=stats,
     )
+
+
+@cache
+def _linker_factories() -> tuple[Callable[[Sequence[FileIndex], GraphBuilder, LinkContext], Linker], ...]:
+    """``make_linker`` of every module of this package, in module name order."""
+    factories = []
+    for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        loaded = importlib.import_module(f"{__name__}.{module.name}")
+        make = getattr(loaded, "make_linker", None)
+        if make is not None:
+            factories.append(make)
+    return tuple(factories)
 
 
 def _file_entries(indexes: Sequence[FileIndex], statuses: Iterable[Any]) -> tuple[FileEntry, ...]:

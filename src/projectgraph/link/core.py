@@ -10,11 +10,32 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from projectgraph import keys
 from projectgraph.fileindex import Definition
 from projectgraph.graph import Dynamic, Edge, Node, Site, Truncation, Unresolved, strongest
+from projectgraph.manifests import Manifests
+
+
+@dataclass(frozen=True)
+class LinkContext:
+    """What every language's linker gets besides the indexes and the builder."""
+
+    manifests: Manifests
+    max_hops: int
+    test_paths: tuple[str, ...]
+    sys_path: tuple[str, ...] = ()  # more Python import roots
+
+
+class Linker(Protocol):
+    """A language's resolver. A module of ``projectgraph.link`` that defines ``make_linker(indexes,
+    builder, context)`` is a linker; ``build`` finds it by itself. Optional methods:
+    ``resolve_entry_point(entry) -> key | None`` and ``handler_refs(index, methods) -> [key]``."""
+
+    languages: tuple[str, ...]
+
+    def link(self) -> None: ...
 
 
 class Value(NamedTuple):

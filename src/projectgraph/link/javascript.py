@@ -36,6 +36,7 @@ from projectgraph.graph import Dynamic, Site, Unresolved
 from projectgraph.link.core import (
     DefInfo,
     GraphBuilder,
+    LinkContext,
     Value,
     module_node,
     node_for,
@@ -1040,3 +1041,9 @@ def _condition_targets(value: Any) -> list[str]:
         ordered = [k for k in _CONDITIONS if k in value] + sorted(k for k in value if k not in _CONDITIONS)
         return [t for k in ordered if k != "types" for t in _condition_targets(value[k])]
     return []
+
+
+def make_linker(
+    indexes: Sequence[FileIndex], builder: GraphBuilder, context: LinkContext
+) -> JavaScriptLinker:
+    return JavaScriptLinker(indexes, builder, context.manifests, context.max_hops, context.test_paths)

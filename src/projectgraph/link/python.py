@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import builtins
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -26,12 +26,14 @@ from projectgraph.graph import Dynamic, Site, Unresolved
 from projectgraph.link.core import (
     DefInfo,
     GraphBuilder,
+    LinkContext,
     Value,
     c3_linearize,
     module_node,
     node_for,
     subclasses_closure,
 )
+from projectgraph.manifests import EntryPoint
 
 BUILTINS = frozenset(name for name in dir(builtins) if not name.startswith("_")) | {"__import__"}
 # Methods of builtin containers and strings: an unknown receiver calling one of these is far more
@@ -75,6 +77,8 @@ class _File:
 
 
 class PythonLinker:
+    languages = (_LANGUAGE,)
+
     def __init__(
         self,
         indexes: Iterable[FileIndex],
@@ -133,6 +137,7 @@ class PythonLinker:
         self._decorated: dict[str, list[Value]] = {}
         self._call_tables: dict[str, dict[tuple[int, str], list[Call]]] = {}
         self._passed: set[str] = set()  # bindings from call sites, which may miss some callers
+        self._cls_params: set[str] = set()  # the cls parameters of classmethods called through a subclass
         self._end_tables: dict[str, list[int]] = {}
 
     # ---- the whole run ----------------------------------------------------------------------
@@ -143,10 +148,12 @@ class PythonLinker:
                 self.builder.node(node_for(info))
         self._decorations()
         self._arguments()
+        self._classmethod_receivers()
         # the bindings are complete only now: forget values memoized while they grew
         self.__dict__.pop("_attr_values", None)
         for pyfile in self.files.values():
             self._link_file(pyfile)
+        self.decorator_edges()
 
     def _link_file(self, pyfile: _File) -> None:
         index = pyfile.index
@@ -510,6 +517,9 @@ class PythonLinker:
                 if "staticmethod" in decorators:
                     return None, "param"
                 if "classmethod" in decorators:
+                    bound = keys.join(info.key, name)  # the classes it is called through
+                    if bound in self._bindings:
+                        return Value("param", bound), "param"
                     return Value("def", owner.key), "param"
                 return Value("inst", owner.key), "param"
             bound = keys.join(info.key, name)
@@ -607,6 +617,9 @@ class PythonLinker:
         return self._result_of(self._resolve_dotted(pyfile, scope, callee, line))
 
     def _attribute(self, value: Value, name: str) -> Value | None:
+        if value.kind == "param":  # as the first value it receives (a classmethod's own class)
+            bound = self._bound_values(value.key)
+            return self._attribute(bound[0], name) if bound else None
         if value.kind == "module":
             return self._module_member(value.key, name)
         if value.kind in ("ext", "inst_ext"):
@@ -651,6 +664,9 @@ class PythonLinker:
         if value.kind == "inst":
             member = self._class_member(value.key, "__call__")
             return self._returns(member) if member is not None else None
+        if value.kind == "param":  # as the first value it receives (a classmethod's own class)
+            bound = self._bound_values(value.key)
+            return self._result_of(bound[0]) if bound else None
         return None
 
     def _returns(self, info: DefInfo) -> Value | None:
@@ -743,8 +759,10 @@ class PythonLinker:
             return
         if value.kind == "param":
             bound = self._bound_values(value.key)
-            for target in bound:
-                self._call_value(caller, site, target, "reference", call, decorated=False)
+            for index, target in enumerate(bound):
+                # cls() of a classmethod: its own class as written, the subclasses it is called through
+                how = (kind if index == 0 else "cha") if value.key in self._cls_params else "reference"
+                self._call_value(caller, site, target, how, call, decorated=False)
             if not bound or value.key in self._passed:  # the records may not show every argument
                 self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
             return
@@ -975,6 +993,34 @@ class PythonLinker:
                     stack.append(value.key)
         return found
 
+    def _classmethod_receivers(self) -> None:
+        """``Sub.create()`` with ``create`` a classmethod of a base binds ``cls`` to ``Sub``, so
+        ``cls()`` in it makes a ``Sub`` too (alternate constructors inherited by subclasses)."""
+        names = {
+            info.definition.name for info in self.defs.values() if "classmethod" in info.definition.decorators
+        }
+        for pyfile in self.files.values():
+            for call in pyfile.index.calls:
+                if call.name not in names or call.receiver in (None, "<expr>") or call.super_call:
+                    continue
+                receiver = self._resolve_dotted(pyfile, call.scope, call.receiver or "", call.line)
+                if receiver is None or receiver.kind not in ("def", "inst"):
+                    continue
+                if not self.defs[receiver.key].is_class:
+                    continue
+                method = self._class_member(receiver.key, call.name)
+                if method is None or "classmethod" not in method.definition.decorators:
+                    continue
+                params = method.definition.params
+                owner = self.files[method.path].defs.get(method.qualname.rpartition(".")[0])
+                if not params or params[0].variadic or owner is None or owner.key == receiver.key:
+                    continue
+                key = keys.join(method.key, params[0].name)
+                bound = self._bindings.setdefault(key, [Value("def", owner.key)])
+                if Value("def", receiver.key) not in bound:
+                    bound.append(Value("def", receiver.key))
+                self._cls_params.add(key)
+
     # ---- arguments ------------------------------------------------------------------------
     def _arguments(self) -> None:
         """Bind the parameters of first-party functions to the functions passed to them.
@@ -1107,16 +1153,30 @@ class PythonLinker:
         return ends
 
     def decorator_edges(self) -> None:
-        """A first-party decorator gets the function it decorates (and may call it)."""
+        """A first-party decorator gets the function it decorates (and may call it). Any other
+        decorator but a few known ones that only wrap it (property, lru_cache, ...) gets it from
+        the code around the definition, which refers to it: a registering decorator
+        (``@dispatcher.register``, a framework's) may have it called at any time."""
         for pyfile in self.files.values():
             for info in pyfile.defs.values():
                 d = info.definition
                 scope = _function_scope(pyfile, d.qualname.rpartition(".")[0])
                 for decorator in d.decorators:
-                    if decorator == "<expr>":
+                    value = None
+                    if decorator != "<expr>":
+                        value = self._resolve_dotted(pyfile, scope, decorator, d.line)
+                    if value is None or value.kind != "def":
+                        if not _inert_decorator(decorator, value):
+                            self.builder.edge(
+                                self._caller(pyfile, scope),
+                                info.key,
+                                "references",
+                                "reference",
+                                Site(pyfile.path, d.line, d.column),
+                                via="decorator",
+                            )
                         continue
-                    value = self._resolve_dotted(pyfile, scope, decorator, d.line)
-                    if value is not None and value.kind == "def":
+                    if value.kind == "def":
                         target = self.defs[value.key]
                         self.builder.edge(
                             value.key,
@@ -1139,6 +1199,13 @@ class PythonLinker:
                                 )
 
     # ---- what roots need ------------------------------------------------------------------
+    def resolve_entry_point(self, entry: EntryPoint) -> str | None:
+        """A manifest's ``pkg.mod:func`` entry point (pyproject scripts, setup.cfg, entry points)."""
+        if ":" not in entry.target or entry.group in ("bin", "main", "exports"):
+            return None
+        module, _, qualname = entry.target.partition(":")
+        return self.resolve_entry(module.strip(), qualname.strip().split("[")[0].strip())
+
     def resolve_entry(self, module: str, qualname: str) -> str | None:
         """The key of ``module:qualname`` (a manifest entry point), or None."""
         path = self.modules.get(module)
@@ -1162,6 +1229,23 @@ _GENERATED_INIT = frozenset(
     | {f"{module}//{name}" for module in ("attr", "attrs") for name in ("s", "attrs", "define", "frozen")}
     | {"attr//mutable", "attrs//mutable"}
 )
+# external decorators that wrap a definition (or mark it) and call it only when its name is called
+_INERT_DECORATORS = frozenset(
+    {f"builtins//{name}" for name in ("property", "staticmethod", "classmethod")}
+    | {f"functools//{name}" for name in ("wraps", "lru_cache", "cache", "cached_property", "total_ordering")}
+    | {f"abc//{name}" for name in ("abstractmethod", "abstractproperty")}
+    | {f"contextlib//{name}" for name in ("contextmanager", "asynccontextmanager")}
+    | {f"typing//{name}" for name in ("overload", "final", "override", "no_type_check", "runtime_checkable")}
+    | {"dataclasses//dataclass", "enum//unique"}
+)
+
+
+def _inert_decorator(text: str, value: Value | None) -> bool:
+    if text.endswith((".setter", ".getter", ".deleter")):
+        return True
+    return value is not None and value.kind == "ext" and value.key in _INERT_DECORATORS
+
+
 _PROPERTY_DECORATORS = frozenset(
     {"property", "cached_property", "functools.cached_property", "abc.abstractproperty"}
 )
@@ -1244,3 +1328,9 @@ def _module_names(path: str, roots: list[str]) -> list[str]:
         if name not in names:
             names.append(name)
     return names
+
+
+def make_linker(indexes: Sequence[FileIndex], builder: GraphBuilder, context: LinkContext) -> PythonLinker:
+    return PythonLinker(
+        indexes, builder, [*context.manifests.python_roots, *context.sys_path], context.max_hops
+    )
