@@ -52,7 +52,7 @@ def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> G
     manifests = options.manifests or read_manifests(options.root, paths)
     builder = GraphBuilder()
 
-    context = LinkContext(manifests, hops, tuple(options.test_paths), tuple(options.sys_path))
+    context = LinkContext(manifests, hops, tuple(options.test_paths), tuple(options.sys_path), options.root)
     linkers = [make(ordered, builder, context) for make in _linker_factories()]
     for linker in linkers:
         linker.link()

@@ -26,6 +26,7 @@ class LinkContext:
     max_hops: int
     test_paths: tuple[str, ...]
     sys_path: tuple[str, ...] = ()  # more Python import roots
+    root: str | None = None  # the project folder, for language manifests (go.mod, Cargo.toml, ...)
 
 
 class Linker(Protocol):
