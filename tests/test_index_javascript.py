@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from projectgraph.config import ProjectConfig
 from projectgraph.discover import extension_map, language_of
 from projectgraph.fileindex import FileIndex, content_hash
+from projectgraph.indexer import IndexOptions, run_index
 from projectgraph.languages import all_languages, language
 from projectgraph.languages.base import parser
 
@@ -69,6 +73,31 @@ def test_specs_extensions_and_declaration_files() -> None:
 )
 def test_language_is_the_spec_name(lang: str, path: str) -> None:
     assert index("f();\n", lang, path=path).language == lang
+
+
+def test_indexer_runs_the_three_languages(make_project: Callable[[dict[str, str | bytes]], Path]) -> None:
+    root = make_project(
+        {
+            "src/app.js": "const { util } = require('./util');\nmodule.exports = () => util();\n",
+            "src/util.mjs": "export function util() {}\n",
+            "src/view.tsx": "export const View = () => <Button />;\n",
+            "src/types.d.ts": "export declare function util(): void;\n",
+            "src/broken.ts": "export function ok() {}\nfunction (\n",
+        }
+    )
+    options = IndexOptions(languages=("javascript", "typescript", "tsx"), workers=1, config=ProjectConfig())
+    result = run_index(root, options)
+    statuses = {s.path: (s.language, s.status, s.flags) for s in result.statuses}
+    assert statuses["src/app.js"] == ("javascript", "indexed", ())
+    assert statuses["src/util.mjs"] == ("javascript", "indexed", ())
+    assert statuses["src/view.tsx"] == ("tsx", "indexed", ())
+    assert statuses["src/types.d.ts"] == ("typescript", "indexed", ("declarations",))
+    assert statuses["src/broken.ts"][:2] == ("typescript", "indexed")
+    assert "syntax-error" in statuses["src/broken.ts"][2]
+    by_path = {fi.path: fi for fi in result.indexes}
+    assert exports(by_path["src/app.js"]) == {("module.exports", "default", None, False)}
+    assert ("View", "Button") in {(c.scope, c.callee) for c in by_path["src/view.tsx"].calls}
+    assert "ok" in defs(by_path["src/broken.ts"])
 
 
 # ---- imports ---------------------------------------------------------------------------------
