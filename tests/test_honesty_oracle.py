@@ -40,7 +40,7 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
 
 # Runs in the subprocess: argv = root, output file, "script:<path>" or "module:<name>", stub dirs...
 TRACER = r'''
-import builtins, json, os, runpy, sys
+import builtins, os, runpy, sys  # json only after the run: the program may have its own
 
 root = os.path.realpath(sys.argv[1])
 out, entry, *rest = sys.argv[2:]
@@ -106,6 +106,8 @@ try:
         runpy.run_module(name, run_name="__main__", alter_sys=True)
 finally:
     sys.setprofile(None)
+import json
+
 with open(out, "w") as handle:
     json.dump(sorted(edges), handle)
 '''

@@ -65,6 +65,8 @@ class _File:
     # assignments in a class body: (class qualname, target) -> assignments; they bind no name of
     # the scope around the class (the index gives them that scope, since class bodies run in it)
     class_attrs: dict[tuple[str, str], list[Assignment]] = field(default_factory=dict)
+    # (function scope, line) -> the innermost class whose body holds the line
+    class_lines: dict[tuple[str, int], str] = field(default_factory=dict)
     children: dict[str, list[tuple[str, Definition]]] | None = None  # built by _members
 
     @property
@@ -112,7 +114,7 @@ class PythonLinker:
                 info = DefInfo(keys.first_party(index.path, d.qualname), index.path, d, _LANGUAGE)
                 pyfile.defs.setdefault(d.qualname, info)
                 self.defs.setdefault(info.key, info)
-            bodies = _class_bodies(pyfile)
+            bodies = pyfile.class_lines = _class_bodies(pyfile)
             for a in index.assignments:
                 owner = _class_body_of(bodies, a)
                 if owner is not None:
@@ -456,6 +458,11 @@ class PythonLinker:
         try:
             if self._depth > self.max_hops * 4:
                 return None, "limit"
+            body = pyfile.class_lines.get((scope, line))
+            if body is not None:  # a use in a class body sees the names the body bound before it
+                found = self._lookup_class_body(pyfile, body, name, line)
+                if found is not None:
+                    return found
             for index, current in enumerate(self._scopes(pyfile, scope)):
                 found = self._lookup_in(pyfile, current, name, line if index == 0 else None)
                 if found[1] != "none":
@@ -466,6 +473,22 @@ class PythonLinker:
         finally:
             self._depth -= 1
             self._resolving.discard(slot)
+
+    def _lookup_class_body(
+        self, pyfile: _File, cls: str, name: str, line: int
+    ) -> tuple[Value | None, str] | None:
+        """A name a class body bound before ``line`` (a def or an assignment of the body)."""
+        info = pyfile.defs.get(f"{cls}.{name}")
+        assigns = [a for a in pyfile.class_attrs.get((cls, name), ()) if a.line < line]
+        if info is not None and info.definition.line < line and not any(
+            a.line > info.definition.line for a in assigns
+        ):
+            return Value("def", info.key), "def"
+        if assigns:
+            assign = max(assigns, key=lambda a: a.line)
+            value = self._assigned_value(pyfile, _function_scope(pyfile, cls), assign)
+            return value, "assign" if value is not None else "unknown-local"
+        return None
 
     def _lookup_in(self, pyfile: _File, scope: str, name: str, line: int | None) -> tuple[Value | None, str]:
         candidates: list[tuple[int, int, str, object]] = []
@@ -825,22 +848,30 @@ class PythonLinker:
 
     def _method_call(self, caller: str, site: Site, cls: str, call: Call) -> None:
         attr = self._class_attr_value(cls, call.name) or self._class_body_value(cls, call.name)
+        member = self._class_member(cls, call.name)
         if attr is not None:
             self._call_value(caller, site, attr, "assignment", call)
-            return
-        member = self._class_member(cls, call.name)
+            if member is None:
+                return
+            # an attribute set on some instances only (self.run = ... in one branch): the
+            # method of the class runs on the others
         # class hierarchy analysis: an override in each subclass may run instead
+        subclasses = subclasses_closure(self._subclasses, cls)
         overrides = []
-        for sub in subclasses_closure(self._subclasses, cls):
+        for sub in subclasses:
             info = self.defs[sub]
             override = self.files[info.path].defs.get(f"{info.qualname}.{call.name}")
             if override is not None and (member is None or override.key != member.key):
                 overrides.append(override)
+        # class attributes of subclasses (``_address_class = IPv4Address``) override too
+        given = self._subclass_body_values(subclasses, call.name) if attr is None else []
+        for value in given:
+            self._call_value(caller, site, value, "cha", call)
         if member is not None:
             # an abstract method of an ABC runs on no instance: only its overrides do
             if not (overrides and self._abstract(member)):
                 self._call_value(caller, site, Value("def", member.key), "member", call)
-        else:
+        elif not given:
             bases = self._external_bases(cls)
             if bases:
                 key = self.builder.external(keys.join(bases[0], call.name), _LANGUAGE)
@@ -849,6 +880,16 @@ class PythonLinker:
                 self._unresolved(caller, site, "no-definition", call.name, call.text)
         for override in overrides:
             self._call_value(caller, site, Value("def", override.key), "cha", call)
+
+    def _subclass_body_values(self, subclasses: list[str], name: str) -> list[Value]:
+        found: list[Value] = []
+        for sub in subclasses:
+            info = self.defs[sub]
+            if (info.qualname, name) in self.files[info.path].class_attrs:
+                value = self._class_body_value(sub, name)
+                if value is not None and value not in found:
+                    found.append(value)
+        return found
 
     def _abstract(self, method: DefInfo) -> bool:
         """An ``@abstractmethod`` of a class whose MRO holds ``abc.ABC`` (no instance can have it)."""
