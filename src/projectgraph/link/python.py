@@ -487,7 +487,7 @@ class PythonLinker:
         if assigns:
             assign = max(assigns, key=lambda a: a.line)
             value = self._assigned_value(pyfile, _function_scope(pyfile, cls), assign)
-            return value, "assign" if value is not None else "unknown-local"
+            return value, "assign" if value is not None else _unknown_local(assign)
         return None
 
     def _lookup_in(self, pyfile: _File, scope: str, name: str, line: int | None) -> tuple[Value | None, str]:
@@ -521,7 +521,7 @@ class PythonLinker:
             return self._import_value(pyfile, item), "import"
         assert isinstance(item, Assignment)
         value = self._assigned_value(pyfile, scope, item)
-        return value, "assign" if value is not None else "unknown-local"
+        return value, "assign" if value is not None else _unknown_local(item)
 
     def _param(self, pyfile: _File, scope: str, name: str) -> tuple[Value | None, str] | None:
         info = pyfile.defs.get(scope)
@@ -729,6 +729,9 @@ class PythonLinker:
             if value is None:
                 if how == "param":
                     self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
+                elif how.startswith("unknown-attribute:"):
+                    # f = obj.method with obj unknown: f() is a call of ``method`` on an unknown receiver
+                    self._unknown_receiver(caller, site, call._replace(name=how.partition(":")[2]))
                 elif how in ("unknown-local", "limit"):
                     reason = "limit" if how == "limit" else "computed-name"
                     self._unresolved(caller, site, reason, call.name, call.text)
@@ -1303,6 +1306,15 @@ def _implicit(member: Definition) -> bool:
         decorator in _PROPERTY_DECORATORS or decorator.endswith((".setter", ".getter", ".deleter"))
         for decorator in member.decorators
     )
+
+
+def _unknown_local(assign: Assignment) -> str:
+    """How a name bound to an unknown value is known: ``unknown-attribute:<name>`` for an alias of
+    an attribute (``add = items.append``), so a call of it is a call of that attribute."""
+    kind, _, text = assign.value.partition(":")
+    if kind == "name" and "." in text:
+        return "unknown-attribute:" + text.rpartition(".")[2].removesuffix("()")
+    return "unknown-local"
 
 
 def _typed_first(assign: Assignment) -> tuple[int, int]:
