@@ -66,6 +66,19 @@ def test_specs_extensions_and_declaration_files() -> None:
     assert fi.flags == ("declarations",)
     assert defs(fi)["f"].returns == ("Foo",)
     assert index("let a = 1;\n", "typescript").flags == ()
+    ambient = index(
+        "export declare namespace ts { function f(): void; namespace inner { class C {} } }\n"
+        "export namespace real { function hidden() {} }\n",
+        "typescript",
+    )
+    assert {d.qualname: d.exported for d in ambient.definitions} == {
+        "ts": True,
+        "ts.f": True,
+        "ts.inner": True,
+        "ts.inner.C": True,
+        "real": True,
+        "real.hidden": False,
+    }
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ INTEROP = frozenset(
 NULL_TYPES = frozenset({"null", "undefined", "void", "never"})
 NO_TYPES = frozenset({"any", "unknown", "void", "never", "undefined", "null", "object"})
 IDENTIFIER = re.compile(r"^[A-Za-z_$][\w$]*$")
+SIMPLE_NAME = re.compile(rb"[A-Za-z_$][\w$]*")  # an ASCII identifier (or `super`, `import`)
 SIMPLE_CHAIN = re.compile(rb"[\w$#]+(?:\??\.[\w$#]+)+")  # `a.b`, `this.#c`, `a?.b`: ASCII, no spaces
 
 
