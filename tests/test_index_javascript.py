@@ -450,7 +450,7 @@ def test_docs_only_from_adjacent_jsdoc() -> None:
     fi = index(
         "/** First line.\n * Second. */\nfunction a() {}\n"
         "// line comment\nfunction b() {}\n"
-        "/** Far away. */\n\n\nfunction c() {}\n"
+        "/** File header. */\n\nfunction c() {}\n"
         "/**\n * @deprecated\n * Described after a tag.\n */\nexport const d = () => {};\n"
         "class K {\n  /** The method. */\n  m() {}\n}\n"
     )

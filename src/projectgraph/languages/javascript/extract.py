@@ -111,6 +111,7 @@ Flags: ``syntax-error`` (ERROR or MISSING nodes, counted in syntax_errors), ``de
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from functools import cache
 from operator import itemgetter
 from pathlib import Path
@@ -439,7 +440,7 @@ class _Extractor:
             flags=tuple(flags),
         )
 
-    def _exported_names(self) -> Any:
+    def _exported_names(self) -> Callable[[str], bool]:
         is_module = bool(self.exports) or any(i.kind in ("esm", "require", "type") for i in self.imports)
         locals_ = {e.local for e in self.exports if e.module is None and e.local}
         kinds = {d.qualname: d.kind for d in self.definitions}
@@ -491,8 +492,8 @@ class _Extractor:
         opening = before.rfind(b"/*")
         if opening == -1 or not before.startswith(b"/**", opening) or len(before) - opening < 5:
             return ""
-        if self.source.count(b"\n", window_start + len(before), start) > 2:
-            return ""  # a blank line or more between the comment and the definition
+        if self.source.count(b"\n", window_start + len(before), start) > 1:
+            return ""  # a blank line between: a file's header comment, not this definition's
         for line in before[opening + 3 : -2].decode("utf-8", "replace").splitlines():
             line = line.strip().lstrip("*").strip()
             if line and not line.startswith("@"):
@@ -613,6 +614,7 @@ class _Extractor:
                 kind = "getter" if child.type == "get" else "setter"
         top = self.stack[-1] if self.stack else None
         if top is not None and top.kind in ("class", "anonclass"):  # a class member
+            decorators, decorated_from = self._take_member_decorators()
             if top.kind == "anonclass" or key is None:
                 self._push(node, "anon")
                 return
@@ -622,7 +624,6 @@ class _Extractor:
             if key.startswith("#") or is_private(node):
                 self.private.add(qualname)
             self.members.add(qualname)
-            decorators, decorated_from = self._take_member_decorators()
             doc_start = node.start_byte if decorated_from is None else decorated_from
             decorators = (*decorators, *self._decorators(node))
             header = _after_decorators(node) if decorators else node.start_byte
