@@ -1,0 +1,1081 @@
+"""Rust extractor: one tree-sitter query, items sorted by byte offset, scopes through a stack.
+
+What the records mean for Rust (the linker, ``link/rust.py``, reads them so):
+
+- **Qualified names.** An inline module, a trait and an impl block are scopes: ``inner.helper``,
+  ``Shape.area`` (a trait method), ``Circle.area`` (a method of ``impl Circle`` or of
+  ``impl Shape for Circle``: the last segment of the impl's self type). A function inside a
+  function is ``outer.inner``. Kinds: function, method, struct, enum, union, trait, type, module,
+  macro.
+- **Types** are written one way everywhere (``Param.type``, ``type:`` assignments): a path as the
+  source writes it (``crate::model::Circle``, ``Circle``), with ``&``, ``&mut``, ``*const``,
+  ``Box<..>``, ``Rc<..>``, ``Arc<..>`` and type arguments dropped, ``Self`` replaced by the
+  impl's self type, a generic parameter replaced by its bounds (``T: Shape + Send`` is ``Shape``;
+  several bounds are joined by ``+``; an unbounded parameter is no type), ``dyn Trait`` and
+  ``impl Trait`` by the trait. ``Option<T>`` and ``Result<T, E>`` (any path ending in
+  ``Result``) keep their wrapper: ``Option<Circle>``, ``Result<Circle>``.
+- ``Definition.returns`` of a function holds its return type in that form with the wrapper split
+  off as a marker: ``("Circle", "wraps:Option")``. A type alias returns what it aliases.
+- ``Definition.bases``: for a method of an impl block, the impl's self type then, for a trait impl,
+  the trait (``("Circle", "shapes::Shape")``); a generic self type (a blanket impl) is written
+  ``<T>``. For a trait, its supertraits.
+- ``Definition.decorators``: the attributes as paths (``test``, ``tokio::main``), ``derive(Clone)``
+  per derived trait, ``cfg(test)``; ``abstract`` marks a trait method with no default body.
+- ``Definition.exported``: ``pub`` (not ``pub(crate)``), and every method of a trait impl.
+- Imports: ``use`` binds ``Import(module="a::b", name="c", alias, kind="use")`` per leaf of a use
+  tree (``self`` in a group binds the group's module; ``*`` is ``star``); ``mod foo;`` is
+  ``Import(kind="mod", name="foo", module=<#[path] value or "">)``; ``extern crate a as b`` is
+  kind ``extern``, and ``#[macro_use] extern crate a`` adds kind ``macro_use``. Import.scope is the
+  inline module or function holding the declaration. ``pub use`` and ``pub mod`` are Exports too.
+- Assignments: a struct field is ``(scope=Struct, target="self.field", value="type:T")`` (tuple
+  fields ``self.0``); a ``let`` with a type is ``type:T``, with a value ``name:<chain>``, where a
+  chain is ``a::b``, ``.field``, ``()`` for a call and ``?`` for an unwrap (the ``?`` operator,
+  and ``if let Some(x) = e``/``let Ok(x) = e else``); a closure is ``closure:``; a struct literal
+  or a cast is ``type:T``. ``impl Trait for Type`` is ``(target="Type", value="impl:Trait")``.
+  Consts and statics are ``type:`` assignments in their container.
+- Calls: ``recv.m()`` has ``receiver`` = the receiver chain (``<expr>`` when it is no chain);
+  ``a::b::f()`` and ``f()`` have no receiver and the path as callee. A macro ``m!(..)`` is a call
+  with callee ``m!``; its body is tokens, where ``f(..)``, ``a::f(..)``, ``x.m(..)`` and ``n!(..)``
+  are read as calls and a bare name in an argument position as a reference (``$f(..)`` is not).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tree_sitter import Node, Query, QueryCursor
+
+from projectgraph.fileindex import (
+    CALL_TEXT_MAX,
+    Assignment,
+    Call,
+    Definition,
+    Export,
+    FileIndex,
+    Import,
+    Param,
+    Reference,
+)
+from projectgraph.languages.base import grammar_language, short_text
+
+_KINDS = (
+    "def.function",
+    "def.signature",
+    "def.struct",
+    "def.enum",
+    "def.union",
+    "def.trait",
+    "def.type",
+    "def.mod",
+    "def.impl",
+    "def.macro",
+    "const",
+    "call",
+    "macro",
+    "use",
+    "extern",
+    "let",
+    "letcond",
+    "closure.param",
+    "ref",
+    "struct.literal",
+    "error",
+)
+_SCOPES = frozenset(("def.function", "def.trait", "def.impl", "def.macro", "def.mod"))
+_ITEM_KINDS = {
+    "def.function": "function",
+    "def.signature": "method",
+    "def.struct": "struct",
+    "def.enum": "enum",
+    "def.union": "union",
+    "def.trait": "trait",
+    "def.type": "type",
+    "def.mod": "module",
+    "def.macro": "macro",
+}
+WRAPPERS = frozenset(("Option", "Result"))
+TRANSPARENT = frozenset(("Box", "Rc", "Arc"))
+MARKER_TRAITS = frozenset(("Send", "Sync", "Sized", "Unpin", "Copy", "UnwindSafe", "RefUnwindSafe"))
+KEYWORDS = frozenset(
+    """as async await break const continue crate dyn else enum extern false fn for if impl in let loop
+    match mod move mut pub ref return self Self static struct super trait true type unsafe use where
+    while yield""".split()
+)
+_CHAIN_MAX = 240
+_SIGNATURE_MAX = 200
+
+
+def extract(tree: Any, source: bytes, path: str, file_hash: str) -> FileIndex:
+    """Build the FileIndex of one parsed Rust file."""
+    return _Extractor(source).run(tree.root_node, path, file_hash)
+
+
+@cache
+def _query() -> tuple[Query, tuple[str, ...]]:
+    """The compiled query and the kind of each of its patterns (the capture named after a kind)."""
+    text = Path(__file__).with_name("queries.scm").read_text(encoding="utf-8")
+    query = Query(grammar_language("rust"), text)
+    kinds = []
+    for index in range(query.pattern_count):
+        pattern = text[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
+        pattern = "\n".join(line.partition(";")[0] for line in pattern.splitlines())
+        names = {name for name in re.findall(r"@([\w.]+)", pattern) if name in _KINDS}
+        if len(names) != 1:
+            raise ValueError(f"queries.scm: pattern {index} needs one kind capture: {pattern!r}")
+        kinds.append(names.pop())
+    return query, tuple(kinds)
+
+
+def _join(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _path_join(prefix: str, name: str) -> str:
+    return f"{prefix}::{name}" if prefix else name
+
+
+class _Scope:
+    """One scope entry: an item that holds others (function, trait, impl, inline module, macro)."""
+
+    __slots__ = (
+        "end",
+        "exported",
+        "generics",
+        "impl_bases",
+        "kind",
+        "module",
+        "parent",
+        "qualname",
+        "self_type",
+        "start",
+        "trait_impl",
+    )
+
+    def __init__(
+        self,
+        start: int,
+        end: int,
+        parent: int,
+        qualname: str,
+        kind: str,
+        generics: dict[str, str | None],
+        self_type: str | None,
+        module: str,
+    ) -> None:
+        self.start = start
+        self.end = end
+        self.parent = parent
+        self.qualname = qualname
+        self.kind = kind  # module | function | trait | impl | macro
+        self.generics = generics
+        self.self_type = self_type
+        self.impl_bases: tuple[str, ...] = ()
+        self.module = module  # the nearest inline module's qualname ("" for the file)
+        self.trait_impl = False
+        self.exported = False
+
+
+_Captures = dict[str, list[Node]]
+
+
+class _Extractor:
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self.imports: list[Import] = []
+        self.exports: list[Export] = []
+        self.definitions: list[Definition] = []
+        self.calls: list[Call] = []
+        self.references: list[Reference] = []
+        self.assignments: list[Assignment] = []
+        root = _Scope(-1, 1 << 62, 0, "", "module", {}, None, "")
+        self.scopes: list[_Scope] = [root]
+        self.starts: list[int] = [-1]
+
+    def text(self, node: Node | None) -> str:
+        if node is None:
+            return ""
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def entry(self, start: int) -> _Scope:
+        """The innermost scope holding byte ``start``."""
+        j = bisect_right(self.starts, start) - 1
+        scopes = self.scopes
+        while scopes[j].end <= start and j:
+            j = scopes[j].parent
+        return scopes[j]
+
+    # main loop -------------------------------------------------------------------------------
+    def run(self, root: Node, path: str, file_hash: str) -> FileIndex:
+        query, kinds = _query()
+        groups: dict[str, list[_Captures]] = {kind: [] for kind in _KINDS}
+        add = [groups[kind].append for kind in kinds]
+        for index, captures in QueryCursor(query).matches(root):
+            add[index](captures)
+        self._items(groups)
+        for captures in groups["call"]:
+            node = captures["call"][0]
+            self._call(node, self.entry(node.start_byte))
+        for captures in groups["macro"]:
+            node = captures["macro"][0]
+            self._macro(node, self.entry(node.start_byte))
+        for captures in groups["use"]:
+            node = captures["use"][0]
+            self._use(node, self.entry(node.start_byte))
+        for captures in groups["extern"]:
+            node = captures["extern"][0]
+            self._extern(node, self.entry(node.start_byte))
+        for captures in groups["let"]:
+            node = captures["let"][0]
+            self._let(node, self.entry(node.start_byte))
+        for captures in groups["letcond"]:
+            node = captures["letcond"][0]
+            self._let(node, self.entry(node.start_byte))
+        for captures in groups["closure.param"]:
+            node = captures["closure.param"][0]
+            self._closure_param(node, self.entry(node.start_byte))
+        for captures in groups["const"]:
+            node = captures["const"][0]
+            self._const(node, self.entry(node.start_byte))
+        for captures in groups["ref"]:
+            node = captures["ref"][0]
+            scope = self.entry(node.start_byte)
+            name = self._path(node, scope.generics)
+            if name and name not in KEYWORDS:
+                self._reference(node, scope, name)
+        for captures in groups["struct.literal"]:
+            node = captures["struct.literal"][0]
+            scope = self.entry(node.start_byte)
+            written = self._type(node, scope)
+            if written:
+                self._reference(node, scope, written)
+        errors = len(groups["error"])
+        return FileIndex(
+            path=path,
+            language="rust",
+            hash=file_hash,
+            imports=tuple(sorted(set(self.imports), key=_import_order)),
+            exports=tuple(sorted(set(self.exports), key=_import_order)),
+            definitions=tuple(sorted(self.definitions)),
+            calls=tuple(sorted(set(self.calls))),
+            references=tuple(sorted(set(self.references))),
+            assignments=tuple(sorted(set(self.assignments))),
+            syntax_errors=errors,
+            flags=("syntax-error",) if errors else (),
+        )
+
+    # items -----------------------------------------------------------------------------------
+    def _items(self, groups: dict[str, list[_Captures]]) -> None:
+        events: list[tuple[int, int, str, Node]] = []
+        for kind in _ITEM_KINDS.keys() | {"def.impl"}:
+            for captures in groups[kind]:
+                node = captures[kind][0]
+                events.append((node.start_byte, -node.end_byte, kind, node))
+        events.sort(key=lambda e: (e[0], e[1]))
+        stack = [0]
+        for start, _neg_end, kind, node in events:
+            while self.scopes[stack[-1]].end <= start:
+                stack.pop()
+            parent_index = stack[-1]
+            parent = self.scopes[parent_index]
+            made = self._item(kind, node, parent, parent_index)
+            if made is not None:
+                self.scopes.append(made)
+                self.starts.append(made.start)
+                stack.append(len(self.scopes) - 1)
+
+    def _item(self, kind: str, node: Node, parent: _Scope, parent_index: int) -> _Scope | None:
+        if kind == "def.impl":
+            return self._impl(node, parent, parent_index)
+        name_node = node.child_by_field_name("name")
+        name = self.text(name_node)
+        if not name:
+            return None
+        decorators, doc, path_attr, macro_use = self._attributes(node)
+        line, column = node.start_point[0] + 1, node.start_point[1]
+        end_line = node.end_point[0] + 1
+        qualname = _join(parent.qualname, name)
+        exported = self._is_pub(node)
+        if kind == "def.mod":
+            body = node.child_by_field_name("body")
+            if body is None:  # `mod foo;`: a file of the module tree
+                self.imports.append(
+                    Import(line=line, module=path_attr, name=name, kind="mod", scope=parent.module)
+                )
+                if exported:
+                    self.exports.append(Export(line=line, name=name, local=name))
+                return None
+            self.definitions.append(
+                Definition(
+                    line,
+                    end_line,
+                    "module",
+                    name,
+                    qualname,
+                    column,
+                    self._signature(node, body),
+                    doc,
+                    decorators=tuple(decorators),
+                    exported=exported,
+                )
+            )
+            scope = _Scope(
+                node.start_byte, node.end_byte, parent_index, qualname, "module", {}, None, qualname
+            )
+            if path_attr:
+                self.imports.append(
+                    Import(line=line, module=path_attr, name=name, kind="mod", scope=parent.module)
+                )
+            return scope
+        if kind == "def.macro":
+            if macro_use or "macro_export" in decorators:
+                exported = True
+            self.definitions.append(
+                Definition(
+                    line,
+                    end_line,
+                    "macro",
+                    name,
+                    qualname,
+                    column,
+                    f"macro_rules! {name}",
+                    doc,
+                    decorators=tuple(decorators),
+                    exported=exported,
+                )
+            )
+            scope = _Scope(
+                node.start_byte, node.end_byte, parent_index, qualname, "macro", {}, None, parent.module
+            )
+            for child in node.named_children:
+                if child.type == "macro_rule":
+                    right = child.child_by_field_name("right")
+                    if right is not None:
+                        self._tokens(right, scope, qualname)
+            return None  # the rules' tokens are read here: a macro holds no item
+        generics = dict(parent.generics)
+        self._generics(node, generics, parent)
+        inner = _Scope(
+            node.start_byte,
+            node.end_byte,
+            parent_index,
+            qualname,
+            "function",
+            generics,
+            parent.self_type,
+            parent.module,
+        )
+        if kind in ("def.function", "def.signature"):
+            in_type = parent.kind in ("impl", "trait")
+            def_kind = "method" if in_type else "function"
+            if kind == "def.signature" and in_type:
+                decorators.append("abstract")
+            if (parent.kind == "impl" and parent.trait_impl) or (parent.kind == "trait" and parent.exported):
+                exported = True
+            params = self._params(node.child_by_field_name("parameters"), inner)
+            returns = self._returns(node.child_by_field_name("return_type"), inner)
+            body = node.child_by_field_name("body")
+            modifiers = next((c for c in node.children if c.type == "function_modifiers"), None)
+            is_async = modifiers is not None and "async" in self.text(modifiers).split()
+            self.definitions.append(
+                Definition(
+                    line,
+                    end_line,
+                    def_kind,
+                    name,
+                    qualname,
+                    column,
+                    self._signature(node, body),
+                    doc,
+                    parent.impl_bases if parent.kind == "impl" else (),
+                    tuple(decorators),
+                    params,
+                    returns,
+                    exported,
+                    is_async,
+                )
+            )
+            return inner if kind == "def.function" else None
+        if kind == "def.trait":
+            bases = self._bounds(node.child_by_field_name("bounds"), inner)
+            self.definitions.append(
+                Definition(
+                    line,
+                    end_line,
+                    "trait",
+                    name,
+                    qualname,
+                    column,
+                    self._signature(node, node.child_by_field_name("body")),
+                    doc,
+                    bases,
+                    tuple(decorators),
+                    exported=exported,
+                )
+            )
+            inner.kind = "trait"
+            inner.self_type = name
+            inner.exported = exported
+            return inner
+        if kind == "def.type":
+            aliased = self._type(node.child_by_field_name("type"), inner)
+            self.definitions.append(
+                Definition(
+                    line,
+                    end_line,
+                    "type",
+                    name,
+                    qualname,
+                    column,
+                    self._signature(node, None),
+                    doc,
+                    decorators=tuple(decorators),
+                    returns=(aliased,) if aliased else (),
+                    exported=exported,
+                )
+            )
+            return None
+        # struct, enum, union
+        body = node.child_by_field_name("body")
+        self.definitions.append(
+            Definition(
+                line,
+                end_line,
+                _ITEM_KINDS[kind],
+                name,
+                qualname,
+                column,
+                self._signature(node, body),
+                doc,
+                decorators=tuple(decorators),
+                exported=exported,
+            )
+        )
+        if body is not None and kind in ("def.struct", "def.union"):
+            inner.self_type = name
+            self._fields(body, qualname, inner)
+        return None
+
+    def _impl(self, node: Node, parent: _Scope, parent_index: int) -> _Scope | None:
+        type_node = node.child_by_field_name("type")
+        if type_node is None:
+            return None
+        own: dict[str, str | None] = {}
+        params = node.child_by_field_name("type_parameters")
+        generic_names = set()
+        if params is not None:
+            for child in params.named_children:
+                if child.type in ("type_parameter", "constrained_type_parameter"):
+                    generic_names.add(
+                        self.text(child.child_by_field_name("name") or child.child_by_field_name("left"))
+                    )
+        base = _Scope(0, 0, 0, "", "impl", {}, None, parent.module)
+        written = self._type(type_node, base)
+        if written is not None and written in generic_names:
+            self_type = f"<{written}>"
+            segment = written
+        elif written is not None:
+            self_type = written.split("<")[0]
+            segment = self_type.rsplit("::", 1)[-1]
+        else:
+            segment = _SHAPES.get(type_node.type, type_node.type)
+            if type_node.type == "reference_type":
+                segment = "ref"
+            self_type = segment
+        generics = dict(parent.generics)
+        generics.update(own)
+        scope = _Scope(
+            node.start_byte,
+            node.end_byte,
+            parent_index,
+            _join(parent.qualname, segment),
+            "impl",
+            generics,
+            self_type,
+            parent.module,
+        )
+        self._generics(node, scope.generics, scope)
+        trait_node = node.child_by_field_name("trait")
+        trait = self._type(trait_node, base) if trait_node is not None else None
+        if trait_node is not None:
+            scope.trait_impl = True
+            trait = trait or self.text(trait_node)
+            scope.impl_bases = (self_type, trait)
+            self.assignments.append(
+                Assignment(node.start_point[0] + 1, parent.qualname, self_type, f"impl:{trait}")
+            )
+        else:
+            scope.impl_bases = (self_type,)
+        return scope
+
+    def _attributes(self, node: Node) -> tuple[list[str], str, str, bool]:
+        """(decorators, first doc line, #[path] value, #[macro_use]) from the item's preceding siblings."""
+        decorators: list[str] = []
+        docs: list[str] = []
+        path_attr = ""
+        macro_use = False
+        sibling = node.prev_sibling
+        while sibling is not None and sibling.type in ("attribute_item", "line_comment", "block_comment"):
+            if sibling.type == "attribute_item":
+                attr = sibling.named_children[0] if sibling.named_children else None
+                if attr is not None and attr.named_children:
+                    name = self._path(attr.named_children[0], {})
+                    args = attr.child_by_field_name("arguments")
+                    value = attr.child_by_field_name("value")
+                    if name == "derive" and args is not None:
+                        derived = [
+                            f"derive({self._path(child, {})})"
+                            for child in args.named_children
+                            if child.type in ("identifier", "scoped_identifier")
+                        ]
+                        decorators.extend(reversed(derived))
+                    elif name == "path" and value is not None:
+                        path_attr = self.text(value).strip('"')
+                    elif name == "cfg" and args is not None:
+                        decorators.append("cfg" + "".join(self.text(args).split()))
+                    else:
+                        decorators.append(name)
+                        if name == "macro_use":
+                            macro_use = True
+            else:
+                text = self.text(sibling)
+                if text.startswith("///") and not text.startswith("////"):
+                    docs.append(text[3:].strip())
+            sibling = sibling.prev_sibling
+        decorators.reverse()
+        doc = next((line for line in reversed(docs) if line), "")
+        return decorators, doc[:200], path_attr, macro_use
+
+    def _is_pub(self, node: Node) -> bool:
+        for child in node.children:
+            if child.type == "visibility_modifier":
+                return self.text(child) == "pub"
+            if child.is_named and child.type not in ("attribute_item", "function_modifiers"):
+                return False
+        return False
+
+    def _signature(self, node: Node, body: Node | None) -> str:
+        end = body.start_byte if body is not None else node.end_byte
+        raw = self.source[node.start_byte : min(end, node.start_byte + _SIGNATURE_MAX * 4)]
+        text = " ".join(raw.decode("utf-8", "replace").split()).rstrip(" {;")
+        return text if len(text) <= _SIGNATURE_MAX else text[: _SIGNATURE_MAX - 1] + "…"
+
+    # types -----------------------------------------------------------------------------------
+    def _generics(self, node: Node, generics: dict[str, str | None], scope: _Scope) -> None:
+        """Add the item's type parameters (and its where clause) to ``generics``: name -> bounds."""
+        params = node.child_by_field_name("type_parameters")
+        if params is not None:
+            for child in params.named_children:
+                if child.type in ("type_parameter", "constrained_type_parameter"):
+                    name_node = child.child_by_field_name("name") or child.child_by_field_name("left")
+                    name = self.text(name_node)
+                    generics[name] = None
+                    bounds = child.child_by_field_name("bounds")
+                    if bounds is not None:
+                        generics[name] = "+".join(self._bounds(bounds, scope, generics)) or None
+        for child in node.named_children:
+            if child.type == "where_clause":
+                for predicate in child.named_children:
+                    left = predicate.child_by_field_name("left")
+                    bounds = predicate.child_by_field_name("bounds")
+                    name = self.text(left)
+                    if bounds is not None and name in generics:
+                        found = self._bounds(bounds, scope, generics)
+                        if found:
+                            known = generics[name]
+                            generics[name] = "+".join(
+                                dict.fromkeys([*(known.split("+") if known else []), *found])
+                            )
+
+    def _bounds(
+        self, bounds: Node | None, scope: _Scope, generics: dict[str, str | None] | None = None
+    ) -> tuple[str, ...]:
+        if bounds is None:
+            return ()
+        found: list[str] = []
+        plain = _Scope(0, 0, 0, "", "function", {}, scope.self_type, scope.module)
+        for child in bounds.named_children:
+            if child.type in ("lifetime", "removed_trait_bound", "function_type"):
+                continue
+            if child.type == "higher_ranked_trait_bound":
+                child = child.child_by_field_name("type") or child
+            text = self._type(child, plain)
+            if text and text not in MARKER_TRAITS and not text.startswith("'"):
+                found.append(text)
+        return tuple(found)
+
+    def _type(self, node: Node | None, scope: _Scope) -> str | None:
+        """A type in the one written form of the module docstring, or None."""
+        if node is None:
+            return None
+        kind = node.type
+        if kind == "type_identifier" or kind == "identifier":
+            name = self.text(node)
+            if name == "Self":
+                return scope.self_type
+            if name in scope.generics:
+                return scope.generics[name]
+            return name
+        if kind == "primitive_type":
+            return self.text(node)
+        if kind in ("scoped_type_identifier", "scoped_identifier"):
+            path = self._path(node, scope.generics)
+            if path.startswith("Self::"):
+                return None  # an associated type
+            return path
+        if kind == "generic_type":
+            head = self._type(node.child_by_field_name("type"), scope)
+            if head is None:
+                return None
+            last = head.rsplit("::", 1)[-1]
+            args = node.child_by_field_name("type_arguments")
+            first = None
+            if args is not None:
+                first = next(
+                    (c for c in args.named_children if c.type not in ("lifetime", "type_binding", "block")),
+                    None,
+                )
+            if last in TRANSPARENT and first is not None:
+                return self._type(first, scope)
+            if last in WRAPPERS and first is not None:
+                inner = self._type(first, scope)
+                if inner is None or "<" in inner:
+                    return last
+                return f"{last}<{inner}>"
+            return head
+        if kind in ("reference_type", "pointer_type"):
+            return self._type(node.child_by_field_name("type"), scope)
+        if kind in ("dynamic_type", "abstract_type"):
+            trait = node.child_by_field_name("trait")
+            if trait is None or trait.type == "function_type":
+                return None
+            return self._type(trait, scope)
+        if kind == "bounded_type":
+            parts = []
+            for child in node.named_children:
+                text = self._type(child, scope) if child.type != "lifetime" else None
+                if text and text not in MARKER_TRAITS:
+                    parts.append(text)
+            return "+".join(parts) or None
+        if kind == "generic_function":
+            return self._type(node.child_by_field_name("function"), scope)
+        if kind == "array_type":
+            return "array" if node.child_by_field_name("length") is not None else "slice"
+        return None
+
+    def _path(self, node: Node | None, generics: dict[str, str | None]) -> str:
+        """A path as written, type arguments dropped: ``a::b::C``; ``<T as Tr>::f`` is ``T::f``
+        (``Tr::f`` when ``T`` is a generic parameter)."""
+        if node is None:
+            return ""
+        kind = node.type
+        if kind in ("scoped_identifier", "scoped_type_identifier", "scoped_use_list"):
+            path = node.child_by_field_name("path")
+            name = node.child_by_field_name("name")
+            head = self._path(path, generics) if path is not None else ""
+            return _path_join(head, self.text(name)) if name is not None else head
+        if kind == "generic_type":
+            return self._path(node.child_by_field_name("type"), generics)
+        if kind == "generic_function":
+            return self._path(node.child_by_field_name("function"), generics)
+        if kind == "bracketed_type":
+            inner = node.named_children[0] if node.named_children else None
+            if inner is not None and inner.type == "qualified_type":
+                written = self._path(inner.child_by_field_name("type"), generics)
+                if written in generics or written == "Self":
+                    return self._path(inner.child_by_field_name("alias"), generics)
+                return written
+            return self._path(inner, generics)
+        text = self.text(node)
+        return text[2:] if text.startswith("r#") else text
+
+    def _params(self, node: Node | None, scope: _Scope) -> tuple[Param, ...]:
+        if node is None:
+            return ()
+        params = []
+        for child in node.named_children:
+            kind = child.type
+            if kind == "self_parameter":
+                params.append(Param("self", scope.self_type))
+            elif kind == "parameter":
+                pattern = child.child_by_field_name("pattern")
+                type_node = child.child_by_field_name("type")
+                if pattern is None:
+                    continue
+                name = self.text(pattern) if pattern.type in ("identifier", "self") else None
+                if name is None and pattern.type in ("ref_pattern", "mut_pattern") and pattern.named_children:
+                    name = self.text(pattern.named_children[-1])
+                if name is None:
+                    params.append(Param("_"))
+                    continue
+                declared = scope.self_type if name == "self" else self._type(type_node, scope)
+                params.append(Param(name, declared))
+            elif kind == "variadic_parameter":
+                params.append(Param("...", variadic="..."))
+        return tuple(params)
+
+    def _returns(self, node: Node | None, scope: _Scope) -> tuple[str, ...]:
+        written = self._type(node, scope)
+        if written is None:
+            return ()
+        head, sep, inner = written.partition("<")
+        if sep and head in WRAPPERS:
+            return (inner[:-1], f"wraps:{head}")
+        return (written,)
+
+    def _fields(self, body: Node, qualname: str, scope: _Scope) -> None:
+        line = body.start_point[0] + 1
+        if body.type == "field_declaration_list":
+            for child in body.named_children:
+                if child.type != "field_declaration":
+                    continue
+                name = self.text(child.child_by_field_name("name"))
+                declared = self._type(child.child_by_field_name("type"), scope)
+                if name and declared:
+                    self.assignments.append(
+                        Assignment(child.start_point[0] + 1, qualname, f"self.{name}", f"type:{declared}")
+                    )
+        elif body.type == "ordered_field_declaration_list":
+            for position, child in enumerate(body.children_by_field_name("type")):
+                declared = self._type(child, scope)
+                if declared:
+                    self.assignments.append(
+                        Assignment(line, qualname, f"self.{position}", f"type:{declared}")
+                    )
+
+    # calls -----------------------------------------------------------------------------------
+    def chain(self, node: Node | None, depth: int = 0) -> str | None:
+        """An expression as a chain (``a::b``, ``.f``, ``()``, ``?``), or None."""
+        if node is None or depth > 40:
+            return None
+        kind = node.type
+        if kind in ("identifier", "self"):
+            text = self.text(node)
+            return text[2:] if text.startswith("r#") else text
+        if kind in ("scoped_identifier", "generic_function"):
+            return self._path(node, {}) or None
+        if kind == "field_expression":
+            value = self.chain(node.child_by_field_name("value"), depth + 1)
+            field = node.child_by_field_name("field")
+            if value is None or field is None:
+                return None
+            return f"{value}.{self.text(field)}"
+        if kind == "call_expression":
+            function = node.child_by_field_name("function")
+            head = self.chain(function, depth + 1)
+            return f"{head}()" if head is not None else None
+        if kind == "try_expression":
+            inner = self.chain(node.named_children[0] if node.named_children else None, depth + 1)
+            return f"{inner}?" if inner is not None else None
+        if kind in ("await_expression", "parenthesized_expression"):
+            return self.chain(node.named_children[0] if node.named_children else None, depth + 1)
+        if kind == "reference_expression":
+            return self.chain(node.child_by_field_name("value"), depth + 1)
+        deref = kind == "unary_expression" and self.source[node.start_byte : node.start_byte + 1] == b"*"
+        if deref and node.named_children:
+            return self.chain(node.named_children[0], depth + 1)
+        return None
+
+    def _call(self, node: Node, scope: _Scope) -> None:
+        function = node.child_by_field_name("function")
+        if function is None:
+            return
+        if function.type == "generic_function":
+            function = function.child_by_field_name("function") or function
+        receiver: str | None = None
+        kind = function.type
+        if kind in ("identifier", "scoped_identifier", "self"):
+            callee = self._path(function, scope.generics)
+            if callee.startswith("Self::") and scope.self_type:
+                callee = scope.self_type + callee[4:]
+            name = callee.rsplit("::", 1)[-1]
+        elif kind == "field_expression":
+            field = function.child_by_field_name("field")
+            name = self.text(field)
+            receiver = self.chain(function.child_by_field_name("value"))
+            if receiver is None or len(receiver) > _CHAIN_MAX:
+                receiver = "<expr>"
+            callee = f"{receiver}.{name}"
+        else:
+            callee, name = "<expr>", ""
+        args = node.child_by_field_name("arguments")
+        count = 0
+        if args is not None:
+            count = sum(
+                1
+                for a in args.named_children
+                if a.type not in ("line_comment", "block_comment", "attribute_item")
+            )
+        line, column = node.start_point
+        self.calls.append(
+            Call(line + 1, column, scope.qualname, callee, name, receiver, count, self._call_text(node))
+        )
+
+    def _call_text(self, node: Node) -> str:
+        end = min(node.end_byte, node.start_byte + CALL_TEXT_MAX * 4)
+        return short_text(self.source[node.start_byte : end], CALL_TEXT_MAX)
+
+    def _macro(self, node: Node, scope: _Scope) -> None:
+        macro = node.child_by_field_name("macro")
+        if macro is None:
+            return
+        path = self._path(macro, {})
+        line, column = node.start_point
+        self.calls.append(
+            Call(
+                line + 1,
+                column,
+                scope.qualname,
+                f"{path}!",
+                path.rsplit("::", 1)[-1],
+                None,
+                1,
+                self._call_text(node),
+            )
+        )
+        for child in node.named_children:
+            if child.type == "token_tree":
+                self._tokens(child, scope, scope.qualname)
+
+    def _tokens(self, tree: Node, scope: _Scope, owner: str) -> None:
+        """Calls and argument references in a token tree (a macro's input or a macro_rules body)."""
+        tokens = tree.children
+        count = len(tokens)
+        for i, token in enumerate(tokens):
+            kind = token.type
+            if kind == "token_tree":
+                first = token.children[0].type if token.children else ""
+                if first == "(" and i > 0:
+                    self._token_call(tokens, i, scope, owner)
+                self._tokens(token, scope, owner)
+            elif kind == "identifier" and 0 < i < count - 1:
+                before, after = tokens[i - 1].type, tokens[i + 1].type
+                if before in ("(", "[", ",") and after in (")", "]", ","):
+                    name = self.text(token)
+                    if name not in KEYWORDS and not name[:1].isupper():
+                        self._reference(token, scope, name, owner)
+
+    def _token_call(self, tokens: list[Node], i: int, scope: _Scope, owner: str) -> None:
+        j = i - 1
+        macro = tokens[j].type == "!"
+        if macro:
+            j -= 1
+        if j < 0 or tokens[j].type not in ("identifier", "self", "super", "crate"):
+            return
+        segments = [self.text(tokens[j])]
+        start = j
+        while (
+            start >= 2
+            and tokens[start - 1].type == "::"
+            and tokens[start - 2].type in ("identifier", "self", "super", "crate", "metavariable")
+        ):
+            start -= 2
+            segment = self.text(tokens[start])
+            segments.insert(0, "crate" if segment == "$crate" else segment)
+        if start >= 1 and tokens[start - 1].type == "::":
+            return  # `<T as Tr>::f(..)` or a turbofish: no plain path
+        if start >= 1 and self.text(tokens[start - 1]) in ("fn", "$", "macro_rules"):
+            return  # a function written by the macro, or a metavariable
+        if any(s.startswith("$") for s in segments):
+            return
+        name = segments[-1]
+        if name in KEYWORDS or (not macro and name in ("self", "super", "crate")):
+            return
+        node = tokens[j]
+        line, column = node.start_point
+        text = short_text(
+            self.source[node.start_byte : min(tokens[i].end_byte, node.start_byte + 320)], CALL_TEXT_MAX
+        )
+        if macro:
+            path = "::".join(segments)
+            self.calls.append(Call(line + 1, column, owner, f"{path}!", name, None, 1, text))
+            return
+        receiver = None
+        if start >= 1 and tokens[start - 1].type == ".":
+            if len(segments) > 1:
+                return
+            parts: list[str] = []
+            k = start - 2
+            while k >= 0 and tokens[k].type in ("identifier", "self"):
+                parts.insert(0, self.text(tokens[k]))
+                if k >= 1 and tokens[k - 1].type == ".":
+                    k -= 2
+                    continue
+                break
+            else:
+                parts = []
+            receiver = (
+                ".".join(parts) if parts and not (k >= 1 and tokens[k - 1].type in (".", "::")) else "<expr>"
+            )
+            callee = f"{receiver}.{name}"
+        else:
+            callee = "::".join(segments)
+            if callee.startswith("Self::") and scope.self_type:
+                callee = scope.self_type + callee[4:]
+        self.calls.append(Call(line + 1, column, owner, callee, name, receiver, 1, text))
+
+    def _reference(self, node: Node, scope: _Scope, name: str, owner: str | None = None) -> None:
+        if name.startswith("Self::") and scope.self_type:
+            name = scope.self_type + name[4:]
+        elif name == "Self" and scope.self_type:
+            name = scope.self_type
+        line, column = node.start_point
+        self.references.append(Reference(line + 1, column, scope.qualname if owner is None else owner, name))
+
+    # imports ---------------------------------------------------------------------------------
+    def _use(self, node: Node, scope: _Scope) -> None:
+        argument = node.child_by_field_name("argument")
+        if argument is None:
+            return
+        public = self._is_pub(node)
+        self._use_tree(
+            argument,
+            "",
+            node.start_point[0] + 1,
+            scope.qualname if scope.kind == "function" else scope.module,
+            public,
+        )
+
+    def _use_tree(self, node: Node, prefix: str, line: int, scope: str, public: bool) -> None:
+        kind = node.type
+        if kind == "use_as_clause":
+            path = _path_join(prefix, self._path(node.child_by_field_name("path"), {}))
+            alias = self.text(node.child_by_field_name("alias"))
+            self._use_leaf(path, alias, line, scope, public)
+        elif kind == "scoped_use_list":
+            path_node = node.child_by_field_name("path")
+            head = _path_join(prefix, self._path(path_node, {})) if path_node is not None else prefix
+            listing = node.child_by_field_name("list")
+            if listing is not None:
+                for child in listing.named_children:
+                    self._use_tree(child, head, line, scope, public)
+        elif kind == "use_list":
+            for child in node.named_children:
+                self._use_tree(child, prefix, line, scope, public)
+        elif kind == "use_wildcard":
+            inner = node.named_children[0] if node.named_children else None
+            module = _path_join(prefix, self._path(inner, {})) if inner is not None else prefix
+            self.imports.append(Import(line=line, module=module, star=True, kind="use", scope=scope))
+            if public:
+                self.exports.append(Export(line=line, name="*", module=module, star=True))
+        elif kind in ("identifier", "scoped_identifier", "self", "crate", "super", "metavariable"):
+            self._use_leaf(_path_join(prefix, self._path(node, {})), None, line, scope, public)
+
+    def _use_leaf(self, path: str, alias: str | None, line: int, scope: str, public: bool) -> None:
+        path = path.removeprefix("::")
+        module, _, name = path.rpartition("::")
+        if name == "self":
+            module, _, name = module.rpartition("::")
+        if not name:
+            return
+        if alias == "_":  # `use Trait as _`: brings the trait's methods, binds no name
+            alias = None
+        self.imports.append(Import(line=line, module=module, name=name, alias=alias, kind="use", scope=scope))
+        if public:
+            self.exports.append(Export(line=line, name=alias or name, local=name, module=module))
+
+    def _extern(self, node: Node, scope: _Scope) -> None:
+        name = self.text(node.child_by_field_name("name"))
+        alias_node = node.child_by_field_name("alias")
+        line = node.start_point[0] + 1
+        self.imports.append(
+            Import(
+                line=line,
+                module="",
+                name=name,
+                alias=self.text(alias_node) or None,
+                kind="extern",
+                scope=scope.module,
+            )
+        )
+        _decorators, _doc, _path, macro_use = self._attributes(node)
+        if macro_use:
+            self.imports.append(Import(line=line, module="", name=name, kind="macro_use", scope=scope.module))
+
+    # bindings --------------------------------------------------------------------------------
+    def _let(self, node: Node, scope: _Scope) -> None:
+        pattern = node.child_by_field_name("pattern")
+        name, unwrap = self._binding(pattern)
+        if name is None:
+            return
+        line = node.start_point[0] + 1
+        declared = self._type(node.child_by_field_name("type"), scope)
+        if declared:
+            self.assignments.append(Assignment(line, scope.qualname, name, f"type:{declared}"))
+        value = self._value(node.child_by_field_name("value"), scope, unwrap)
+        if value:
+            self.assignments.append(Assignment(line, scope.qualname, name, value))
+
+    def _binding(self, pattern: Node | None) -> tuple[str | None, bool]:
+        if pattern is None:
+            return None, False
+        kind = pattern.type
+        if kind == "identifier":
+            return self.text(pattern), False
+        if kind in ("ref_pattern", "mut_pattern") and pattern.named_children:
+            return self._binding(pattern.named_children[-1])
+        if kind == "tuple_struct_pattern":
+            head = pattern.child_by_field_name("type")
+            inner = [c for c in pattern.named_children if c != head]
+            if head is not None and self.text(head) in ("Some", "Ok") and len(inner) == 1:
+                name, _ = self._binding(inner[0])
+                return name, True
+        return None, False
+
+    def _value(self, node: Node | None, scope: _Scope, unwrap: bool) -> str | None:
+        if node is None:
+            return None
+        kind = node.type
+        if kind == "struct_expression":
+            declared = self._type(node.child_by_field_name("name"), scope)
+            return f"type:{declared}" if declared else None
+        if kind == "type_cast_expression":
+            declared = self._type(node.child_by_field_name("type"), scope)
+            return f"type:{declared}" if declared else None
+        if kind == "closure_expression":
+            return "closure:"
+        if kind == "string_literal":
+            return "type:str"
+        if kind == "macro_invocation":
+            macro = self._path(node.child_by_field_name("macro"), {})
+            return {"format": "type:String", "vec": "type:Vec"}.get(macro)
+        chain = self.chain(node)
+        if chain is None or len(chain) > _CHAIN_MAX:
+            return None
+        if chain.startswith(("Self::", "Self(")) and scope.self_type:
+            chain = scope.self_type + chain[4:]
+        return f"name:{chain}{'?' if unwrap else ''}"
+
+    def _closure_param(self, node: Node, scope: _Scope) -> None:
+        pattern = node.child_by_field_name("pattern")
+        declared = self._type(node.child_by_field_name("type"), scope)
+        if pattern is not None and pattern.type == "identifier" and declared:
+            self.assignments.append(
+                Assignment(node.start_point[0] + 1, scope.qualname, self.text(pattern), f"type:{declared}")
+            )
+
+    def _const(self, node: Node, scope: _Scope) -> None:
+        name = self.text(node.child_by_field_name("name"))
+        declared = self._type(node.child_by_field_name("type"), scope)
+        if name and declared:
+            self.assignments.append(
+                Assignment(node.start_point[0] + 1, scope.qualname, name, f"type:{declared}")
+            )
+
+
+_SHAPES = {
+    "array_type": "slice",
+    "tuple_type": "tuple",
+    "function_type": "fn",
+    "unit_type": "unit",
+    "never_type": "never",
+    "pointer_type": "ptr",
+}
+
+
+def _import_order(record: Any) -> tuple[Any, ...]:
+    """Records in field order, None before any text."""
+    return tuple((False, "") if value is None else (True, value) for value in record)

@@ -1,0 +1,325 @@
+"""Rust: the extractor's records on real parses, and the fixture projects' graphs against their gold.
+
+Each folder of ``tests/fixtures/rust/`` is a small Cargo package with a one-line ``README.md`` and
+``expected.json``:
+
+- ``calls``: every call edge that truly happens, as ``[caller key, callee key]``, std keys included.
+  A macro invocation is a call of the macro (``std//println``, a ``macro_rules!`` definition), and a
+  ``macro_rules!`` body calls what its tokens call. Edges the graph makes that the gold lacks fail
+  unless ``KNOWN_EXTRAS`` lists them, and gold edges the graph misses fail unless ``KNOWN_GAPS``
+  lists them; both are strict.
+- ``unresolved``: every unresolved site, as ``[caller, reason, name]`` (the honesty records).
+- ``roots``: every root that is not a fallback, as ``[key, kind]``.
+- ``reach`` (optional): ``{"target", "status"}`` answers of reach from the roots.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from projectgraph.fileindex import FileIndex
+from projectgraph.graph import Graph
+from projectgraph.indexer import IndexOptions
+from projectgraph.languages import all_languages
+from projectgraph.languages.base import parser
+from projectgraph.pipeline import build_graph
+from projectgraph.reach import Query, Target, reach
+
+FIXTURES = Path(__file__).parent / "fixtures" / "rust"
+CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.json").is_file())
+
+Pair = tuple[str, str]
+
+KNOWN_GAPS: dict[str, dict[Pair, str]] = {
+    "macros_roots": {
+        ("src/lib.rs//apply", "src/lib.rs//loud"): (
+            "a call of a fn-pointer parameter: a computed-name site (covered); use_apply refers to "
+            "loud where it passes it, so reach finds it"
+        ),
+    },
+}
+
+KNOWN_EXTRAS: dict[str, dict[Pair, str]] = {
+    "trait_dispatch": {
+        ("src/lib.rs//by_path", "src/plugins.rs//Upper//run"): (
+            "Plugin::run(p, ..) names the trait: cha goes to every impl, the argument's type is not read"
+        ),
+    },
+}
+
+
+# ---- the harness (test_java.py uses it too) ------------------------------------------------------
+def fixture_graph(folder: Path) -> Graph:
+    return build_graph(folder, IndexOptions(workers=1)).graph
+
+
+def load_expected(folder: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((folder / "expected.json").read_text(encoding="utf-8"))
+    return data
+
+
+def call_pairs(graph: Graph) -> set[Pair]:
+    return {(e.caller, e.callee) for e in graph.edges if e.relation == "calls"}
+
+
+def check_fixture_folder(folder: Path) -> None:
+    readme = (folder / "README.md").read_text(encoding="utf-8").strip()
+    assert readme and "\n" not in readme, f"{folder.name}: README.md must be one line"
+    data = load_expected(folder)
+    assert set(data) <= {"calls", "unresolved", "roots", "reach"}, folder.name
+    pairs = [tuple(p) for p in data["calls"]]
+    assert pairs and len(pairs) == len(set(pairs)), f"{folder.name}: empty gold or an edge listed twice"
+
+
+def check_recall(graph: Graph, data: dict[str, Any], gaps: dict[Pair, str]) -> None:
+    want = {(a, b) for a, b in data["calls"]}
+    missing = want - call_pairs(graph)
+    assert missing - set(gaps) == set(), "edges the graph misses"
+    assert set(gaps) - missing == set(), "known gaps the graph now has: remove them"
+
+
+def check_precision(graph: Graph, data: dict[str, Any], extras: dict[Pair, str]) -> None:
+    want = {(a, b) for a, b in data["calls"]}
+    extra = call_pairs(graph) - want
+    assert extra - set(extras) == set(), "edges the program never makes"
+    assert set(extras) - extra == set(), "known extras the graph no longer has: remove them"
+
+
+def check_unresolved(graph: Graph, data: dict[str, Any]) -> None:
+    got = {(u.caller, u.reason, u.name) for u in graph.unresolved}
+    assert got == {tuple(u) for u in data.get("unresolved", [])}
+
+
+def check_roots(graph: Graph, data: dict[str, Any]) -> None:
+    got = {(r.key, r.kind) for r in graph.roots if r.kind != "fallback"}
+    assert got == {tuple(r) for r in data.get("roots", [])}
+
+
+def check_reach(graph: Graph, data: dict[str, Any]) -> None:
+    wanted = data.get("reach", [])
+    if not wanted:
+        return
+    results = reach(graph, Query(targets=tuple(Target.by_key(w["target"]) for w in wanted)))
+    assert {r.target: r.status for r in results} == {w["target"]: w["status"] for w in wanted}
+
+
+def index_source(language: str, source: str, path: str) -> FileIndex:
+    spec = all_languages()[language]
+    data = source.encode("utf-8")
+    tree = parser(spec.grammar).parse(data)
+    return spec.extract_function()(tree, data, path, "hash")
+
+
+# ---- the fixtures --------------------------------------------------------------------------------
+@cache
+def case_graph(case: str) -> Graph:
+    return fixture_graph(FIXTURES / case)
+
+
+def test_fixture_folders() -> None:
+    assert len(CASES) >= 6
+    for case in CASES:
+        check_fixture_folder(FIXTURES / case)
+    assert set(KNOWN_GAPS) | set(KNOWN_EXTRAS) <= set(CASES)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_recall(case: str) -> None:
+    check_recall(case_graph(case), load_expected(FIXTURES / case), KNOWN_GAPS.get(case, {}))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_precision(case: str) -> None:
+    check_precision(case_graph(case), load_expected(FIXTURES / case), KNOWN_EXTRAS.get(case, {}))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_unresolved_sites(case: str) -> None:
+    check_unresolved(case_graph(case), load_expected(FIXTURES / case))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_roots(case: str) -> None:
+    check_roots(case_graph(case), load_expected(FIXTURES / case))
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if "reach" in load_expected(FIXTURES / c)])
+def test_reach(case: str) -> None:
+    check_reach(case_graph(case), load_expected(FIXTURES / case))
+
+
+def _edge(graph: Graph, caller: str, callee: str) -> Any:
+    found = [e for e in graph.edges if e.caller == caller and e.callee == callee and e.relation == "calls"]
+    assert found, f"no call edge {caller} -> {callee}"
+    return found[0]
+
+
+def test_seed_associated_function_binds_its_return_type() -> None:
+    """``let b = Buffer::from_vec(v); b.len()``: the seed's example, a member edge (high)."""
+    graph = case_graph("result_types")
+    assert _edge(graph, "src/lib.rs//build", "src/buffer.rs//Buffer//from_vec").kind == "member"
+    edge = _edge(graph, "src/lib.rs//build", "src/buffer.rs//Buffer//len")
+    assert (edge.kind, edge.confidence) == ("member", "high")
+    # unwrap, expect and ? give the T of Option/Result; a chain takes each result in turn
+    assert _edge(graph, "src/lib.rs//chained", "src/buffer.rs//Token//size").kind == "member"
+
+
+def test_seed_trait_receivers_are_cha_edges() -> None:
+    graph = case_graph("trait_dispatch")
+    for caller in ("run_one", "run_generic", "run_impl", "through_box"):
+        for impl in ("Echo", "Upper"):
+            edge = _edge(graph, f"src/lib.rs//{caller}", f"src/plugins.rs//{impl}//run")
+            assert (edge.kind, edge.confidence) == ("cha", "medium")
+    # a default method: member to it, cha to the override
+    assert _edge(graph, "src/lib.rs//run_where", "src/plugins.rs//Plugin//name").kind == "member"
+    assert _edge(graph, "src/lib.rs//run_where", "src/plugins.rs//Upper//name").kind == "cha"
+    # a trait of a dependency: its key and the project's impl
+    assert _edge(graph, "src/lib.rs//emit", "std//io//Write//flush").kind == "member"
+    assert _edge(graph, "src/lib.rs//emit", "src/plugins.rs//Counter//flush").kind == "cha"
+    # no impl and no default: a trait-receiver site that keeps the method name
+    sites = [u for u in graph.unresolved if u.reason == "trait-receiver"]
+    assert [(u.caller, u.name) for u in sites] == [("src/lib.rs//to_sink", "write_line")]
+    # an impl is an implements edge, and the type refers to its trait methods (override)
+    relations = {(e.caller, e.callee, e.relation) for e in graph.edges}
+    assert ("src/plugins.rs//Echo", "src/plugins.rs//Plugin", "implements") in relations
+    assert ("src/plugins.rs//Counter", "std//io//Write", "implements") in relations
+    assert ("src/plugins.rs//Counter", "src/plugins.rs//Counter//flush", "references") in relations
+
+
+def test_seed_renamed_crate_keeps_the_written_name() -> None:
+    graph = case_graph("cargo_deps")
+    node = graph.node_by_key["helper//serve"]
+    assert node.kind == "external" and node.external == "helper//serve"
+    assert "kit//serve" in node.doc and "crate kit" in node.doc
+    assert "kit//serve" not in graph.node_by_key
+
+
+def test_modules_resolve_through_reexports() -> None:
+    graph = case_graph("modules_uses")
+    # `pub use catalog::item::Item as Product` then Product::new
+    assert _edge(graph, "src/lib.rs//run", "src/catalog/item.rs//Item//new").kind == "member"
+    # a glob import of a module with a re-export
+    assert _edge(graph, "src/pricing.rs//total", "src/catalog/mod.rs//list").kind == "direct"
+    imports = {(e.caller, e.callee) for e in graph.edges if e.relation == "imports"}
+    assert ("src/lib.rs", "src/catalog/mod.rs") in imports
+    assert ("src/pricing.rs", "src/pricing/rules.rs") in imports
+
+
+# ---- the extractor -------------------------------------------------------------------------------
+SOURCE = """\
+use std::collections::{HashMap, self as coll};
+use crate::shapes::{Shape, Circle as C};
+pub use self::model::*;
+mod model;
+#[path = "other.rs"] pub mod other;
+
+/// A wheel.
+#[derive(Clone, Debug)]
+pub struct Wheel<T: Shape> { inner: Box<dyn Shape>, spare: Option<Vec<u8>>, hub: Rc<Hub>, t: T }
+
+pub trait Roll: Shape + Send {
+    fn roll(&self) -> f64;
+    fn twice(&self) -> f64 { self.roll() * 2.0 }
+}
+
+impl<T: Shape> Wheel<T> {
+    pub fn from_vec(v: Vec<f64>) -> Option<Self> { None }
+    pub(crate) fn hub(&mut self) -> &mut Hub { &mut self.hub }
+    fn each<F>(&self, f: F) -> std::io::Result<Arc<Hub>> where F: Fn(u8) + Clone { todo!() }
+}
+
+impl<T: Shape> Roll for Wheel<T> {
+    fn roll(&self) -> f64 { helper(self.t.area()) }
+}
+
+#[tokio::main]
+async fn main() {
+    let w = Wheel::from_vec(vec![1.0]).unwrap();
+    let typed: Wheel<C> = make();
+    if let Some(x) = maybe()? { x.roll(); }
+    println!("{} {}", w.roll(), compute(1));
+}
+"""
+
+
+@cache
+def sample() -> FileIndex:
+    return index_source("rust", SOURCE, "src/lib.rs")
+
+
+def _definition(qualname: str) -> Any:
+    return next(d for d in sample().definitions if d.qualname == qualname)
+
+
+def test_extract_use_trees_and_mods() -> None:
+    imports = {(i.module, i.name, i.alias, i.star, i.kind) for i in sample().imports}
+    assert ("std::collections", "HashMap", None, False, "use") in imports
+    assert ("std", "collections", "coll", False, "use") in imports  # `self as coll` in a group
+    assert ("crate::shapes", "Circle", "C", False, "use") in imports
+    assert ("self::model", None, None, True, "use") in imports
+    assert ("", "model", None, False, "mod") in imports
+    assert ("other.rs", "other", None, False, "mod") in imports  # #[path]
+    exports = {(e.name, e.module, e.star) for e in sample().exports}
+    assert exports == {("*", "self::model", True), ("other", None, False)}
+
+
+def test_extract_items_types_and_returns() -> None:
+    wheel = _definition("Wheel")
+    assert (wheel.kind, wheel.doc, wheel.decorators) == (
+        "struct",
+        "A wheel.",
+        ("derive(Clone)", "derive(Debug)"),
+    )
+    roll = _definition("Roll")
+    assert (roll.kind, roll.bases) == ("trait", ("Shape",))
+    assert _definition("Roll.roll").decorators == ("abstract",)
+    assert _definition("Roll.twice").decorators == ()
+    from_vec = _definition("Wheel.from_vec")
+    assert (from_vec.kind, from_vec.returns, from_vec.bases) == (
+        "method",
+        ("Wheel", "wraps:Option"),
+        ("Wheel",),
+    )
+    hub = _definition("Wheel.hub")
+    assert (hub.returns, hub.exported) == (("Hub",), False)  # &mut dropped; pub(crate) is not public
+    each = _definition("Wheel.each")
+    assert each.returns == ("Hub", "wraps:Result")  # io::Result<Arc<Hub>>
+    assert [(p.name, p.type) for p in each.params] == [("self", "Wheel"), ("f", "Clone")]  # Fn dropped
+    impl_roll = _definition("Wheel.roll")
+    assert (impl_roll.bases, impl_roll.exported) == (("Wheel", "Roll"), True)
+    main = _definition("main")
+    assert (main.decorators, main.is_async) == (("tokio::main",), True)
+
+
+def test_extract_fields_lets_and_impls() -> None:
+    facts = {(a.scope, a.target, a.value) for a in sample().assignments}
+    assert ("Wheel", "self.inner", "type:Shape") in facts  # Box<dyn Shape>
+    assert ("Wheel", "self.spare", "type:Option<Vec>") in facts
+    assert ("Wheel", "self.hub", "type:Hub") in facts  # Rc dropped
+    assert ("Wheel", "self.t", "type:Shape") in facts  # T: Shape
+    assert ("", "Wheel", "impl:Roll") in facts
+    assert ("main", "w", "name:Wheel::from_vec().unwrap()") in facts
+    assert ("main", "typed", "type:Wheel") in facts
+    assert ("main", "x", "name:maybe()??") in facts  # `?` then the Some pattern
+
+
+def test_extract_calls_and_macro_tokens() -> None:
+    calls = {(c.scope, c.callee, c.receiver) for c in sample().calls}
+    assert ("Wheel.roll", "helper", None) in calls
+    assert ("Wheel.roll", "self.t.area", "self.t") in calls
+    assert ("main", "Wheel::from_vec().unwrap", "Wheel::from_vec()") in calls
+    assert ("main", "println!", None) in calls
+    assert ("main", "w.roll", "w") in calls  # read from the macro's tokens
+    assert ("main", "compute", None) in calls
+    assert ("Roll.twice", "self.roll", "self") in calls
+
+
+def test_language_spec_is_deep() -> None:
+    spec = all_languages()["rust"]
+    assert spec.tier == "deep" and spec.extensions == (".rs",)
+    assert {"cha", "member", "direct"} <= set(spec.edge_kinds)
