@@ -1,0 +1,1193 @@
+"""The Go resolver: modules, packages by directory, imports by path, method sets, result types.
+
+Packages. A package is the files of one directory with one package clause (``package:<name>``
+flag of the index); the external test package ``foo_test`` of a folder is a package of its own.
+A file that no default build reads (``build-excluded``) is part of no package that another file
+sees: its own names resolve in it first, then in the package of its folder.
+
+Imports. A module is a folder with a go.mod; its path is the ``module`` line, with or without a dot
+(``module std``, ``module myapp``). An import path resolves, in order, to the folder of the
+importing module that the path names (for ``module std`` every path whose first element has no
+dot names the folder of that path under the module), to the module's ``vendor/`` folder, and to
+another module of the project whose path is a prefix (a workspace, or a ``replace`` with a local
+folder). With no go.mod at all (a GOPATH tree), a path resolves to the shortest project folder
+that ends with it. Any
+other path is external: its key is the path with ``//`` for ``/`` (``net//http``), and a name under
+it is ``net//http//ListenAndServe``. An import is an ``imports`` edge from the file to the files of
+the package that do work when it loads (package variables with calls, ``init``) or, with none, to
+its first file; an external import is an edge to the package's key.
+
+Calls. A bare name resolves to a local binding of the function (a closure, a function value, a
+parameter), then to the package's functions and types (every definition of the name, one per
+platform file), then to dot imports; Go's builtins link to nothing. ``pkg.F()`` is a direct edge to
+the function (first party) or to ``import//path//F``. A method call takes the type of its receiver
+from the bindings the index records (declared types, results of calls by position, composite
+literals, type assertions, range and index elements, receivers, fields), walks chained calls
+result by result, and finds the method in the type's method set, promoted through embedded fields
+(a method of an embedded external type is that type's external key). A type from an external
+package gives the external key of its method (``golang.org//x//net//html//Tokenizer//Next``).
+
+Interfaces are structural: a type implements an interface when its method set covers the
+interface's (an ``implements`` edge). A call on an interface value is a member edge to the
+interface's method and a ``cha`` edge to the method of each implementation in the graph; with no
+implementation, the site is an unresolved ``interface-receiver``. ``error`` and a few interfaces
+of the standard library are known by their method sets (``io.Reader``, ``fmt.Stringer``, ...), so
+a first-party implementation passed as one gets its ``cha`` edge.
+
+What stays unknown is an unresolved site with the method name: a receiver whose type the records
+do not give (an external function's result with no dependency code, a generic type parameter) is
+``unknown-receiver``, as is a call result whose function has two definitions with two result types.
+A name a record cannot bind is ``no-definition``; a call of a parameter or of a func-typed field is
+``computed-name``, covered by the reference edges of the values passed in.
+
+Values leave the code the graph sees: a first-party type that a composite literal, a conversion,
+``new`` or a ``var`` makes refers to each of its exported methods, which code holding the value
+through an interface (external code included) can call. ``init`` functions run when their package
+loads: the file's top level calls them, and an import reaches them.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import NamedTuple
+
+from projectgraph import keys
+from projectgraph.fileindex import Assignment, Call, FileIndex
+from projectgraph.graph import Site, Unresolved
+from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, module_node, node_for
+
+LANGUAGE = "go"
+MAX_NAME_CANDIDATES = 10
+MAX_DEPTH = 24
+_NAME = re.compile(r"[A-Za-z_]\w*", re.ASCII)
+_MODULE_LINE = re.compile(r"^\s*module\s+(\"[^\"]+\"|\S+)", re.MULTILINE)
+_REPLACE_LINE = re.compile(r"^\s*(?:replace\s+)?(\S+)(?:\s+\S+)?\s+=>\s+(\.\.?/\S*|\.\.?)\s*$", re.MULTILINE)
+
+BUILTIN_FUNCTIONS = frozenset(
+    """append cap clear close complex copy delete imag len make max min new panic print println real
+    recover""".split()
+)
+BUILTIN_TYPES = frozenset(
+    """bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint
+    uint8 uint16 uint32 uint64 uintptr any comparable""".split()
+)
+# Interfaces whose method sets the linker knows without their source: a call on one reaches the
+# first-party types that implement it, as a call on a first-party interface does.
+KNOWN_INTERFACES: dict[str, frozenset[str]] = {
+    "error": frozenset({"Error"}),
+    "fmt//Stringer": frozenset({"String"}),
+    "fmt//GoStringer": frozenset({"GoString"}),
+    "fmt//Formatter": frozenset({"Format"}),
+    "io//Reader": frozenset({"Read"}),
+    "io//Writer": frozenset({"Write"}),
+    "io//Closer": frozenset({"Close"}),
+    "io//Seeker": frozenset({"Seek"}),
+    "io//ReadWriter": frozenset({"Read", "Write"}),
+    "io//ReadCloser": frozenset({"Read", "Close"}),
+    "io//WriteCloser": frozenset({"Write", "Close"}),
+    "io//ReadWriteCloser": frozenset({"Read", "Write", "Close"}),
+    "io//ReadSeeker": frozenset({"Read", "Seek"}),
+    "io//ReaderAt": frozenset({"ReadAt"}),
+    "io//WriterAt": frozenset({"WriteAt"}),
+    "io//ReaderFrom": frozenset({"ReadFrom"}),
+    "io//WriterTo": frozenset({"WriteTo"}),
+    "io//ByteReader": frozenset({"ReadByte"}),
+    "io//ByteWriter": frozenset({"WriteByte"}),
+    "io//RuneReader": frozenset({"ReadRune"}),
+    "io//StringWriter": frozenset({"WriteString"}),
+    "sort//Interface": frozenset({"Len", "Less", "Swap"}),
+    "container//heap//Interface": frozenset({"Len", "Less", "Swap", "Push", "Pop"}),
+    "net//http//Handler": frozenset({"ServeHTTP"}),
+    "net//http//RoundTripper": frozenset({"RoundTrip"}),
+    "encoding//json//Marshaler": frozenset({"MarshalJSON"}),
+    "encoding//json//Unmarshaler": frozenset({"UnmarshalJSON"}),
+    "encoding//TextMarshaler": frozenset({"MarshalText"}),
+    "encoding//TextUnmarshaler": frozenset({"UnmarshalText"}),
+    "encoding//BinaryMarshaler": frozenset({"MarshalBinary"}),
+    "encoding//BinaryUnmarshaler": frozenset({"UnmarshalBinary"}),
+    "flag//Value": frozenset({"String", "Set"}),
+    "context//Context": frozenset({"Deadline", "Done", "Err", "Value"}),
+}
+
+
+# ---- records of the project ------------------------------------------------------------------
+
+
+@dataclass
+class _Module:
+    path: str  # the module path of go.mod
+    root: str  # its folder, relative to the project root ("" for the root)
+
+
+@dataclass
+class _File:
+    index: FileIndex
+    package: str
+    folder: str
+    excluded: bool
+    module: _Module | None = None
+    imports: dict[str, str] = field(default_factory=dict)  # bound name -> import path
+    dot_imports: list[str] = field(default_factory=list)
+    defs: dict[str, DefInfo] = field(default_factory=dict)
+    bindings: dict[tuple[str, str], list[Assignment]] = field(default_factory=dict)
+
+    @property
+    def path(self) -> str:
+        return self.index.path
+
+
+@dataclass
+class _Package:
+    folder: str
+    name: str
+    files: list[_File] = field(default_factory=list)
+    scope: dict[str, list[DefInfo]] = field(default_factory=dict)  # top-level names
+    methods: dict[tuple[str, str], list[DefInfo]] = field(default_factory=dict)  # (type, method)
+
+    @property
+    def ident(self) -> str:
+        return f"{self.folder}:{self.name}"
+
+
+class _Type(NamedTuple):
+    """A type: first party (``package`` the package ident), external (``package`` the import path),
+    builtin (``package`` empty), or a container (``kind`` slice/map/chan with ``elem``)."""
+
+    kind: str  # fp | ext | builtin | slice | map | chan
+    package: str = ""
+    name: str = ""
+    elem: _Type | None = None
+
+    @property
+    def ext_key(self) -> str:
+        return keys.external(self.package, LANGUAGE, self.name)
+
+
+class _Value(NamedTuple):
+    """What an expression stands for: a package, a type, a value of a type, functions, a closure."""
+
+    kind: str  # package | ext_package | type | value | funcs | ext_func | closure | param | unknown
+    package: str = ""  # the package ident / import path
+    type: _Type | None = None
+    funcs: tuple[DefInfo, ...] = ()
+    key: str = ""  # ext_func: the external key
+    why: str = ""  # unknown: the reason an unresolved site gives
+
+
+_UNKNOWN = _Value("unknown", why="unknown-receiver")
+
+
+class GoLinker:
+    languages = (LANGUAGE,)
+
+    def __init__(self, indexes: Iterable[FileIndex], builder: GraphBuilder, context: LinkContext) -> None:
+        self.builder = builder
+        self.context = context
+        self.files: dict[str, _File] = {}
+        for index in sorted(indexes, key=lambda i: i.path):
+            if index.language != LANGUAGE:
+                continue
+            package = next((f[8:] for f in index.flags if f.startswith("package:")), "")
+            self.files[index.path] = _File(
+                index, package, posixpath.dirname(index.path), "build-excluded" in index.flags
+            )
+        self.modules = _read_modules(context.root, {f.folder for f in self.files.values()})
+        self.packages: dict[tuple[str, str], _Package] = {}
+        for gofile in self.files.values():
+            gofile.module = _module_of(gofile.folder, self.modules)
+            own = self.packages.setdefault(
+                (gofile.folder, gofile.package), _Package(gofile.folder, gofile.package)
+            )
+            own.files.append(gofile)
+            self._read_file(gofile, own)
+        self.importable = self._importable_packages()
+        self._resolved_imports: dict[tuple[str, str], _Package | None] = {}
+        self._memo: dict[tuple[str, str, str, int], _Value] = {}
+        self._assigned_memo: dict[tuple[str, Assignment], _Value] = {}
+        self._types: dict[tuple[str, str], _Type | None] = {}
+        self._methods_memo: dict[tuple[_Type, str], list[DefInfo | str]] = {}
+        self._loads: dict[str, list[str]] = {}
+        self._depth = 0
+
+    # ---- reading the indexes ----------------------------------------------------------------
+    def _read_file(self, gofile: _File, package: _Package) -> None:
+        index = gofile.index
+        for imp in index.imports:
+            if imp.star:
+                gofile.dot_imports.append(imp.module)
+            elif imp.alias != "_":
+                gofile.imports[imp.alias or _guess_name(imp.module)] = imp.module
+        for d in index.definitions:
+            info = DefInfo(keys.first_party(index.path, d.qualname), index.path, d, LANGUAGE)
+            gofile.defs.setdefault(d.qualname, info)
+            if d.kind == "method":
+                owner = d.qualname.rpartition(".")[0]
+                if not gofile.excluded:
+                    package.methods.setdefault((owner, d.name), []).append(info)
+            elif not gofile.excluded:
+                package.scope.setdefault(d.qualname, []).append(info)
+        for a in index.assignments:
+            gofile.bindings.setdefault((a.scope, a.target), []).append(a)
+        for found in gofile.bindings.values():
+            found.sort()
+
+    def _importable_packages(self) -> dict[str, _Package]:
+        """The package other files import from each folder: its non-test, build-read files."""
+        names: dict[str, dict[str, int]] = {}
+        for gofile in self.files.values():
+            if gofile.excluded or gofile.path.endswith("_test.go") or not gofile.package:
+                continue
+            counts = names.setdefault(gofile.folder, {})
+            counts[gofile.package] = counts.get(gofile.package, 0) + 1
+        chosen: dict[str, _Package] = {}
+        for folder, counts in names.items():
+            best = sorted(counts.items(), key=lambda item: (item[0] == "main", -item[1], item[0]))[0][0]
+            chosen[folder] = self.packages[(folder, best)]
+        return chosen
+
+    def _package_of(self, gofile: _File) -> _Package:
+        return self.packages[(gofile.folder, gofile.package)]
+
+    # ---- import paths ------------------------------------------------------------------------
+    def resolve_import(self, gofile: _File, path: str) -> _Package | None:
+        """The first-party package an import path names, or None when it is external."""
+        slot = (gofile.module.root if gofile.module else "", path)
+        if slot not in self._resolved_imports:
+            self._resolved_imports[slot] = self._resolve_import(gofile.module, path)
+        return self._resolved_imports[slot]
+
+    def _resolve_import(self, module: _Module | None, path: str) -> _Package | None:
+        candidates: list[str] = []
+        ordered = sorted(self.modules, key=lambda m: (m is not module, -len(m.path), m.root))
+        for mod in ordered:
+            if mod is module:
+                candidates.append(posixpath.join(mod.root, "vendor", path))
+            folder = _module_folder(mod, path)
+            if folder is not None:
+                candidates.append(folder)
+        for folder in candidates:
+            found = self.importable.get(posixpath.normpath(folder) if folder else "")
+            if found is not None:
+                return found
+        if not self.modules:  # a GOPATH tree, bare files: the shortest folder that ends with the path
+            best: _Package | None = None
+            for folder, package in self.importable.items():
+                ends = folder == path or folder.endswith("/" + path)
+                if ends and (best is None or (len(folder), folder) < (len(best.folder), best.folder)):
+                    best = package
+            return best
+        return None
+
+    # ---- link --------------------------------------------------------------------------------
+    def link(self) -> None:
+        for gofile in self.files.values():
+            self.builder.node(module_node(gofile.path, LANGUAGE, 0))
+            for info in gofile.defs.values():
+                self.builder.node(node_for(info))
+        for gofile in self.files.values():
+            self._link_file(gofile)
+        self._type_edges()
+
+    def _caller(self, gofile: _File, scope: str) -> str:
+        if scope and scope in gofile.defs:
+            return gofile.defs[scope].key
+        return gofile.path
+
+    def _link_file(self, gofile: _File) -> None:
+        index = gofile.index
+        path = index.path
+        for imp in index.imports:
+            site = Site(path, imp.line, 0)
+            package = self.resolve_import(gofile, imp.module)
+            if package is None:
+                key = self.builder.external(keys.external(imp.module, LANGUAGE), LANGUAGE)
+                self.builder.edge(path, key, "imports", "import", site)
+            else:
+                for target in self._load_targets(package):
+                    self.builder.edge(path, target, "imports", "import", site)
+        for d in index.definitions:
+            if d.kind == "function" and d.qualname == "init":
+                self.builder.edge(
+                    path, gofile.defs["init"].key, "calls", "direct", Site(path, d.line, d.column)
+                )
+        for call in index.calls:
+            self._call(gofile, call)
+        for ref in index.references:
+            self._reference(gofile, ref.scope, ref.name, ref.line, Site(path, ref.line, ref.column))
+        for (scope, _name), bound in gofile.bindings.items():
+            for assignment in bound:
+                if assignment.value.startswith("type:") and not self._is_receiver(gofile, assignment):
+                    self._made(
+                        gofile, scope, assignment.value[5:], Site(path, assignment.line, 0), "references"
+                    )
+
+    def _load_targets(self, package: _Package) -> list[str]:
+        """The files of a package that do work when it loads, or its first file."""
+        if package.ident in self._loads:
+            return self._loads[package.ident]
+        busy = [
+            f.path
+            for f in package.files
+            if not f.excluded
+            and not f.path.endswith("_test.go")
+            and (any(c.scope == "" for c in f.index.calls) or "init" in f.defs)
+        ]
+        first = [f.path for f in package.files if not f.excluded and not f.path.endswith("_test.go")]
+        self._loads[package.ident] = busy or first[:1]
+        return self._loads[package.ident]
+
+    def _is_receiver(self, gofile: _File, assignment: Assignment) -> bool:
+        info = gofile.defs.get(assignment.scope)
+        return (
+            info is not None
+            and info.definition.kind == "method"
+            and info.definition.line == assignment.line
+            and assignment.value == f"type:{info.definition.bases[0] if info.definition.bases else ''}"
+        )
+
+    # ---- calls -------------------------------------------------------------------------------
+    def _call(self, gofile: _File, call: Call) -> None:
+        caller = self._caller(gofile, call.scope)
+        site = Site(gofile.path, call.line, call.column)
+        if call.new:
+            self._made(gofile, call.scope, call.callee, site, "calls")
+            return
+        if call.callee == "<expr>" or not call.name:
+            self._unresolved(caller, site, "computed-name", call.name, call.text)
+            return
+        if call.receiver is None:
+            self._bare_call(gofile, caller, site, call)
+            return
+        receiver = self._resolve(gofile, call.scope, call.receiver, call.line)
+        self._member_call(gofile, caller, site, call, receiver)
+
+    def _bare_call(self, gofile: _File, caller: str, site: Site, call: Call) -> None:
+        value = self._name(gofile, call.scope, call.name, call.line)
+        if value.kind == "unknown" and call.name in BUILTIN_FUNCTIONS | BUILTIN_TYPES:
+            return  # Go's builtins and conversions to its basic types run no code of the graph
+        kind = (
+            "assignment" if (call.scope, call.name) in gofile.bindings and value.kind == "funcs" else "direct"
+        )
+        self._call_value(caller, site, call, value, kind)
+
+    def _call_value(self, caller: str, site: Site, call: Call, value: _Value, kind: str) -> None:
+        if value.kind == "funcs":
+            for info in value.funcs:
+                if info.definition.kind in ("struct", "interface", "type", "alias"):
+                    self._made_type(caller, self._type_of_def(info), site, "calls")
+                else:
+                    self.builder.edge(caller, info.key, "calls", kind, site)
+        elif value.kind == "ext_func":
+            self.builder.edge(caller, self.builder.external(value.key, LANGUAGE), "calls", kind, site)
+        elif value.kind == "type" and value.type is not None:
+            self._made_type(caller, value.type, site, "calls")  # a conversion
+        elif value.kind == "closure":
+            return  # a function literal of the caller: its calls are the caller's already
+        elif value.kind == "param":
+            # the functions the records show passed to the caller, then whatever else it was given
+            for info in self._passed.get(caller, ()):
+                self.builder.edge(caller, info.key, "calls", "reference", site)
+            self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
+        elif value.kind == "value":
+            # a variable of a func type: whatever the program stored in it
+            self._unresolved(caller, site, "computed-name", call.name, call.text)
+        else:
+            self._unresolved(caller, site, value.why or "no-definition", call.name, call.text)
+
+    def _member_call(self, gofile: _File, caller: str, site: Site, call: Call, receiver: _Value) -> None:
+        name = call.name
+        if receiver.kind == "package":
+            package = self._package_by_ident(receiver.package)
+            found = package.scope.get(name, []) if package is not None else []
+            if found:
+                self._call_value(caller, site, call, _Value("funcs", funcs=tuple(found)), "direct")
+            else:
+                self._unresolved(caller, site, "no-definition", name, call.text)
+            return
+        if receiver.kind == "ext_package":
+            key = self.builder.external(keys.external(receiver.package, LANGUAGE, name), LANGUAGE)
+            self.builder.edge(caller, key, "calls", "direct", site)
+            return
+        if receiver.kind in ("value", "type") and receiver.type is not None:
+            self._method_call(gofile, caller, site, call, receiver.type)
+            return
+        reason = "limit" if receiver.why == "limit" else "unknown-receiver"
+        self._unresolved(caller, site, reason, name, call.text)
+        if reason != "unknown-receiver" or call.receiver is None:
+            return
+        root = self._resolve(gofile, call.scope, _segments(call.receiver)[0], call.line)
+        if root.kind in ("ext_package", "package"):
+            return  # a result of a package's function: its type is the package's, not a name's guess
+        candidates = self._methods_by_name.get(name, [])
+        if 0 < len(candidates) <= MAX_NAME_CANDIDATES:
+            for info in candidates:
+                if info.path.endswith("_test.go") and not gofile.path.endswith("_test.go"):
+                    continue
+                self.builder.edge(caller, info.key, "calls", "name", site)
+
+    def _method_call(self, gofile: _File, caller: str, site: Site, call: Call, typ: _Type) -> None:
+        name = call.name
+        if typ.kind in ("slice", "map", "chan", "builtin") and typ.name != "error":
+            self._unresolved(caller, site, "no-definition", name, call.text)
+            return
+        interface = self._interface_methods(typ)
+        if interface is not None:
+            declared = self._lookup_method(typ, name)
+            for target in declared:
+                self._target_edge(caller, target, site, "member")
+            implementations = self._implementations(typ, interface)
+            reached = False
+            for impl in implementations:
+                for target in self._lookup_method(impl, name):
+                    self._target_edge(caller, target, site, "cha")
+                    reached = True
+            if not reached:
+                self._unresolved(caller, site, "interface-receiver", name, call.text)
+            return
+        targets = self._lookup_method(typ, name)
+        if targets:
+            for target in targets:
+                self._target_edge(caller, target, site, "member")
+            return
+        if typ.kind == "ext":
+            key = self.builder.external(keys.join(typ.ext_key, name), LANGUAGE)
+            self.builder.edge(caller, key, "calls", "member", site)
+            return
+        field_type = self._field_type(typ, name)
+        if field_type is not None:  # a func-typed field: whatever the program stored in it
+            self._unresolved(caller, site, "computed-name", name, call.text, covered=True)
+            return
+        if self._has_unknown_embedding(typ):
+            self._unresolved(caller, site, "unknown-receiver", name, call.text)
+            return
+        self._unresolved(caller, site, "no-definition", name, call.text)
+
+    def _target_edge(self, caller: str, target: DefInfo | str, site: Site, kind: str) -> None:
+        if isinstance(target, DefInfo):
+            self.builder.edge(caller, target.key, "calls", kind, site)
+        else:
+            self.builder.edge(caller, self.builder.external(target, LANGUAGE), "calls", kind, site)
+
+    def _made(self, gofile: _File, scope: str, written: str, site: Site, relation: str) -> None:
+        """A value of the type ``written`` is made at ``site``: an edge to the type."""
+        typ = self._type(gofile, written)
+        if typ is None:
+            return
+        self._made_type(self._caller(gofile, scope), typ, site, relation)
+
+    def _made_type(self, caller: str, typ: _Type, site: Site, relation: str) -> None:
+        kind = "direct" if relation == "calls" else "reference"
+        if typ.kind == "fp":
+            for info in self._type_defs(typ):
+                self.builder.edge(caller, info.key, relation, kind, site)
+        elif typ.kind == "ext" and relation == "calls":
+            self.builder.edge(caller, self.builder.external(typ.ext_key, LANGUAGE), relation, kind, site)
+
+    def _reference(self, gofile: _File, scope: str, text: str, line: int, site: Site) -> None:
+        value = self._resolve(gofile, scope, text, line)
+        if value.kind == "funcs":  # an external name may be a variable: only first-party functions count
+            caller = self._caller(gofile, scope)
+            for info in value.funcs:
+                if info.definition.kind in ("function", "method"):
+                    self.builder.edge(caller, info.key, "references", "reference", site)
+
+    def _unresolved(
+        self, caller: str, site: Site, reason: str, name: str, text: str, covered: bool = False
+    ) -> None:
+        self.builder.unresolved_site(Unresolved(caller, site, reason, name, text, covered=covered))
+
+    @cached_property
+    def _passed(self) -> dict[str, list[DefInfo]]:
+        """The first-party functions passed to each function: the references on the line of a call.
+
+        The index gives no argument positions, so every function referenced on the line of a call
+        counts as passed to the callee (a later line of a multi-line call is missed: the site stays
+        a covered record, and the reference edge of the caller keeps reach whole)."""
+        passed: dict[str, dict[str, DefInfo]] = {}
+        for gofile in self.files.values():
+            by_line: dict[tuple[str, int], list[str]] = {}
+            for ref in gofile.index.references:
+                by_line.setdefault((ref.scope, ref.line), []).append(ref.name)
+            if not by_line:
+                continue
+            for call in gofile.index.calls:
+                names = by_line.get((call.scope, call.line))
+                if not names or call.new or call.callee == "<expr>":
+                    continue
+                callee = self._resolve(gofile, call.scope, call.callee, call.line)
+                if callee.kind != "funcs":
+                    continue
+                values = [self._resolve(gofile, call.scope, name, call.line) for name in names]
+                functions = [i for v in values if v.kind == "funcs" for i in v.funcs if _is_function(i)]
+                for target in callee.funcs:
+                    slot = passed.setdefault(target.key, {})
+                    for info in functions:
+                        slot.setdefault(info.key, info)
+        return {key: list(found.values()) for key, found in passed.items()}
+
+    @cached_property
+    def _methods_by_name(self) -> dict[str, list[DefInfo]]:
+        table: dict[str, list[DefInfo]] = {}
+        for package in self.packages.values():
+            for (_owner, name), infos in package.methods.items():
+                table.setdefault(name, []).extend(infos)
+        return table
+
+    # ---- values ------------------------------------------------------------------------------
+    def _resolve(self, gofile: _File, scope: str, text: str, line: int) -> _Value:
+        """The value of a receiver chain (``a.B().C``, ``x.(T)``, ``pkg.T{}``, ``m[]``)."""
+        segments = _segments(text)
+        if not segments:
+            return _UNKNOWN
+        value = self._segment_head(gofile, scope, segments[0], line)
+        for segment in segments[1:]:
+            if value.kind == "unknown":
+                return value
+            value = self._segment(gofile, value, segment)
+        return value
+
+    def _segment_head(self, gofile: _File, scope: str, segment: str, line: int) -> _Value:
+        name, suffixes = _split_segment(segment)
+        if name.startswith("("):
+            return _UNKNOWN
+        value = self._name(gofile, scope, name, line)
+        for suffix in suffixes:
+            value = self._apply(gofile, value, suffix)
+        return value
+
+    def _segment(self, gofile: _File, value: _Value, segment: str) -> _Value:
+        name, suffixes = _split_segment(segment)
+        if name.startswith("("):  # a type assertion x.(T)
+            written = name[1:-1]
+            typ = self._type(gofile, written)
+            result = (
+                _Value("value", type=typ) if typ is not None else _Value("unknown", why="unknown-receiver")
+            )
+        else:
+            result = self._member(value, name)
+        for suffix in suffixes:
+            result = self._apply(gofile, result, suffix)
+        return result
+
+    def _apply(self, gofile: _File, value: _Value, suffix: str) -> _Value:
+        if value.kind == "unknown":
+            return value
+        if suffix == "()":
+            return self._result(value, 0)
+        if suffix == "{}":
+            if value.kind == "type" and value.type is not None:
+                return _Value("value", type=value.type)
+            if value.kind == "funcs":
+                typ = next((self._type_of_def(i) for i in value.funcs if _is_type_def(i)), None)
+                return _Value("value", type=typ) if typ is not None else _UNKNOWN
+            return _UNKNOWN
+        if suffix == "[]":
+            if value.kind == "value" and value.type is not None and value.type.elem is not None:
+                return _Value("value", type=value.type.elem)
+            return _UNKNOWN
+        return _UNKNOWN
+
+    def _name(self, gofile: _File, scope: str, name: str, line: int) -> _Value:
+        """What a bare name means at a line of a scope: a local, a package name, an import."""
+        slot = (gofile.path, scope, name, line)
+        cached = self._memo.get(slot)
+        if cached is not None:
+            return cached
+        if self._depth > MAX_DEPTH:
+            return _Value("unknown", why="limit")
+        self._depth += 1
+        self._memo[slot] = _UNKNOWN  # a binding that reaches back to itself is unknown
+        try:
+            value = self._lookup_name(gofile, scope, name, line)
+        finally:
+            self._depth -= 1
+        self._memo[slot] = value
+        return value
+
+    def _lookup_name(self, gofile: _File, scope: str, name: str, line: int) -> _Value:
+        if scope:
+            bound = self._binding(gofile, scope, name, line)
+            if bound is not None:
+                return bound
+            param = self._param(gofile, scope, name)
+            if param is not None:
+                return param
+        own = gofile.defs.get(name) if gofile.excluded else None
+        found = [own] if own is not None else self._package_of(gofile).scope.get(name)
+        if found:
+            return self._definitions_value(found)
+        if name in gofile.imports:
+            path = gofile.imports[name]
+            package = self.resolve_import(gofile, path)
+            if package is None:
+                return _Value("ext_package", package=path)
+            return _Value("package", package=package.ident)
+        for path in gofile.dot_imports:
+            package = self.resolve_import(gofile, path)
+            if package is not None and name in package.scope:
+                return self._definitions_value(package.scope[name])
+        if name in BUILTIN_TYPES:
+            return _Value("type", type=_Type("builtin", "", name))
+        external_dots = [p for p in gofile.dot_imports if self.resolve_import(gofile, p) is None]
+        if len(external_dots) == 1 and name[:1].isupper():
+            return _Value("ext_func", key=keys.external(external_dots[0], LANGUAGE, name))
+        if external_dots:
+            return _Value("unknown", why="unknown-receiver")
+        return _Value("unknown", why="no-definition")
+
+    def _definitions_value(self, infos: Sequence[DefInfo]) -> _Value:
+        """The value of a package-level name: functions, a type, or a variable's value."""
+        if all(i.definition.kind in ("function", "method") for i in infos):
+            return _Value("funcs", funcs=tuple(infos))
+        if any(_is_type_def(i) for i in infos):
+            typ = next(self._type_of_def(i) for i in infos if _is_type_def(i))
+            return _Value("type", type=typ)
+        # a package variable: its declared type, or what its value gives
+        values = []
+        for info in infos:
+            gofile = self.files[info.path]
+            declared = info.definition.returns[0] if info.definition.returns else ""
+            if declared:
+                var_type = self._type(gofile, declared)
+                values.append(_Value("value", type=var_type) if var_type is not None else _UNKNOWN)
+                continue
+            bound = self._binding(gofile, "", info.definition.name, info.definition.line)
+            values.append(bound if bound is not None else _UNKNOWN)
+        return _agree(values)
+
+    def _binding(self, gofile: _File, scope: str, name: str, line: int) -> _Value | None:
+        """The value the last binding of ``name`` in ``scope`` at or before ``line`` gives."""
+        bound = gofile.bindings.get((scope, name))
+        if not bound:
+            return None
+        before = [a for a in bound if a.line <= line] or bound[:1]
+        typed: _Value | None = None
+        for assignment in reversed(before):
+            value = self._assigned(gofile, assignment)
+            if value.kind != "unknown":
+                return value
+            if typed is None:
+                typed = value
+        return typed
+
+    def _param(self, gofile: _File, scope: str, name: str) -> _Value | None:
+        info = gofile.defs.get(scope)
+        if info is None:
+            return None
+        for param in info.definition.params:
+            if param.name == name:
+                if param.type == "func" or not param.type:
+                    return _Value("param")
+                typ = self._type(gofile, param.type)
+                return (
+                    _Value("value", type=typ)
+                    if typ is not None
+                    else _Value("unknown", why="unknown-receiver")
+                )
+        return None
+
+    def _assigned(self, gofile: _File, assignment: Assignment) -> _Value:
+        slot = (gofile.path, assignment)
+        value = self._assigned_memo.get(slot)
+        if value is None:
+            if self._depth > MAX_DEPTH:
+                return _Value("unknown", why="limit")
+            self._assigned_memo[slot] = _UNKNOWN  # a binding that reaches back to itself is unknown
+            self._depth += 1
+            try:
+                value = self._read_assigned(gofile, assignment)
+            finally:
+                self._depth -= 1
+            self._assigned_memo[slot] = value
+        return value
+
+    def _read_assigned(self, gofile: _File, assignment: Assignment) -> _Value:
+        kind, _, text = assignment.value.partition(":")
+        scope, line = assignment.scope, assignment.line
+        if kind == "type":
+            if text == "func":
+                return _Value("param")
+            typ = self._type(gofile, text)
+            return _Value("value", type=typ) if typ is not None else _Value("unknown", why="unknown-receiver")
+        if kind == "call":
+            callee, _, position = text.partition("#")
+            function = self._resolve(gofile, scope, callee, line)
+            return self._result(function, int(position or 0))
+        if kind == "name":
+            return self._resolve(gofile, scope, text, line)
+        if kind == "elem":
+            container = self._resolve(gofile, scope, text, line)
+            if container.kind == "value" and container.type is not None and container.type.elem is not None:
+                return _Value("value", type=container.type.elem)
+            return _UNKNOWN
+        if kind == "range":
+            over, _, position = text.partition("#")
+            container = self._resolve(gofile, scope, over, line)
+            typ = container.type if container.kind == "value" else None
+            if typ is None or typ.elem is None:
+                return _UNKNOWN
+            if (typ.kind == "chan" and position == "0") or (typ.kind in ("slice", "map") and position == "1"):
+                return _Value("value", type=typ.elem)
+            return _UNKNOWN
+        if kind == "func":
+            return _Value("closure")
+        return _UNKNOWN
+
+    def _result(self, function: _Value, position: int) -> _Value:
+        """The value of result ``position`` of a call of ``function``."""
+        if function.kind == "type" and function.type is not None:
+            return _Value("value", type=function.type) if position == 0 else _UNKNOWN  # a conversion
+        if function.kind == "ext_func":
+            return _Value("unknown", why="unknown-receiver")  # no dependency code gives its results
+        if function.kind != "funcs":
+            return _Value("unknown", why=function.why or "unknown-receiver")
+        results: list[_Value] = []
+        for info in function.funcs:
+            if _is_type_def(info):
+                results.append(_Value("value", type=self._type_of_def(info)))
+                continue
+            returns = info.definition.returns
+            if position >= len(returns) or not returns[position]:
+                results.append(_UNKNOWN)
+                continue
+            typ = self._type(self.files[info.path], returns[position])
+            results.append(_Value("value", type=typ) if typ is not None else _UNKNOWN)
+        return _agree(results)
+
+    def _member(self, value: _Value, name: str) -> _Value:
+        """``value.name``: a package member, a method (as a function value) or a field."""
+        if value.kind == "package":
+            package = self._package_by_ident(value.package)
+            found = package.scope.get(name) if package is not None else None
+            return self._definitions_value(found) if found else _Value("unknown", why="no-definition")
+        if value.kind == "ext_package":
+            if name[:1].isupper():
+                return _Value("ext_func", key=keys.external(value.package, LANGUAGE, name))
+            return _UNKNOWN
+        if value.kind in ("value", "type") and value.type is not None:
+            typ = value.type
+            methods = self._lookup_method(typ, name)
+            defs = tuple(m for m in methods if isinstance(m, DefInfo))
+            if defs and len(defs) == len(methods):
+                return _Value("funcs", funcs=defs)
+            if methods:
+                return _Value("ext_func", key=str(methods[0]))
+            field_type = self._field_type(typ, name)
+            if field_type is not None:
+                return _Value("value", type=field_type)
+            if typ.kind == "ext" and name[:1].isupper():
+                return _Value("ext_func", key=keys.join(typ.ext_key, name))
+            return _UNKNOWN
+        return _UNKNOWN
+
+    def _package_by_ident(self, ident: str) -> _Package | None:
+        folder, _, name = ident.rpartition(":")
+        return self.packages.get((folder, name))
+
+    # ---- types -------------------------------------------------------------------------------
+    def _type(self, gofile: _File, written: str) -> _Type | None:
+        """The type a written type names in a file (see the extractor's type grammar)."""
+        slot = (gofile.path, written)
+        if slot not in self._types:
+            self._types[slot] = self._read_type(gofile, written)
+        return self._types[slot]
+
+    def _read_type(self, gofile: _File, written: str) -> _Type | None:
+        written = written.lstrip("*")
+        if not written:
+            return None
+        if written.startswith("[]"):
+            elem = self._type(gofile, written[2:])
+            return _Type("slice", elem=elem)
+        if written.startswith("map["):
+            depth, index = 0, 3
+            for index in range(3, len(written)):
+                depth += {"[": 1, "]": -1}.get(written[index], 0)
+                if depth == 0:
+                    break
+            return _Type("map", elem=self._type(gofile, written[index + 1 :]))
+        if written.startswith("chan "):
+            return _Type("chan", elem=self._type(gofile, written[5:]))
+        head, dot, tail = written.partition(".")
+        if dot:
+            if not (_NAME.fullmatch(head) and _NAME.fullmatch(tail)):
+                return None
+            path = gofile.imports.get(head)
+            if path is None:
+                return None
+            package = self.resolve_import(gofile, path)
+            if package is None:
+                return _Type("ext", path, tail)
+            return _Type("fp", package.ident, tail) if tail in package.scope else None
+        if not _NAME.fullmatch(written):
+            return None
+        own = gofile.defs.get(written) if gofile.excluded else None
+        infos = [own] if own is not None else self._package_of(gofile).scope.get(written, [])
+        for info in infos:
+            if _is_type_def(info):
+                return self._type_of_def(info)
+        for path in gofile.dot_imports:
+            package = self.resolve_import(gofile, path)
+            if package is not None and any(_is_type_def(i) for i in package.scope.get(written, [])):
+                return _Type("fp", package.ident, written)
+        if written in BUILTIN_TYPES:
+            return _Type("builtin", "", written)
+        return None  # a type parameter, or a name no record gives
+
+    def _type_of_def(self, info: DefInfo) -> _Type:
+        gofile = self.files[info.path]
+        return _Type("fp", self._package_of(gofile).ident, info.definition.name)
+
+    def _type_defs(self, typ: _Type) -> list[DefInfo]:
+        package = self._package_by_ident(typ.package)
+        if package is None:
+            return []
+        return [i for i in package.scope.get(typ.name, []) if _is_type_def(i)]
+
+    def _underlying(self, typ: _Type, depth: int = 0) -> _Type:
+        """An alias's target (``type A = B``); a defined type keeps its own name."""
+        if typ.kind != "fp" or depth > 8:
+            return typ
+        for info in self._type_defs(typ):
+            if info.definition.kind == "alias" and info.definition.returns:
+                target = self._type(self.files[info.path], info.definition.returns[0])
+                if target is not None:
+                    return self._underlying(target, depth + 1)
+        return typ
+
+    def _interface_methods(self, typ: _Type, depth: int = 0) -> frozenset[str] | None:
+        """The method set of an interface type, or None when the type is no interface we know."""
+        typ = self._underlying(typ)
+        if typ.kind == "builtin":
+            return KNOWN_INTERFACES.get(typ.name)
+        if typ.kind == "ext":
+            return KNOWN_INTERFACES.get(typ.ext_key)
+        if typ.kind != "fp" or depth > 8:
+            return None
+        methods: set[str] = set()
+        is_interface = False
+        for info in self._type_defs(typ):
+            d = info.definition
+            if d.kind == "interface":
+                is_interface = True
+                gofile = self.files[info.path]
+                methods.update(q.rpartition(".")[2] for q in gofile.defs if q.startswith(d.name + "."))
+                for base in d.bases:
+                    embedded = self._type(gofile, base)
+                    inner = self._interface_methods(embedded, depth + 1) if embedded is not None else None
+                    if inner:
+                        methods.update(inner)
+            elif d.kind == "type" and d.returns:  # type I2 I1: an interface type of its own
+                underlying = self._type(self.files[info.path], d.returns[0])
+                inner = self._interface_methods(underlying, depth + 1) if underlying is not None else None
+                if inner is not None:
+                    is_interface = True
+                    methods.update(inner)
+        return frozenset(methods) if is_interface else None
+
+    def _lookup_method(self, typ: _Type, name: str, depth: int = 0) -> list[DefInfo | str]:
+        """The method ``name`` of a type: its own definitions, else the shallowest promoted one."""
+        slot = (typ, name)
+        found = self._methods_memo.get(slot)
+        if found is None:
+            self._methods_memo[slot] = []  # an embedding cycle finds nothing
+            found = self._read_method(typ, name, depth)
+            self._methods_memo[slot] = found
+        return found
+
+    def _read_method(self, typ: _Type, name: str, depth: int) -> list[DefInfo | str]:
+        typ = self._underlying(typ)
+        if typ.kind == "ext":
+            if typ.ext_key in KNOWN_INTERFACES and name in KNOWN_INTERFACES[typ.ext_key]:
+                return [keys.join(typ.ext_key, name)]
+            return []
+        if typ.kind != "fp" or depth > 8:
+            return []
+        package = self._package_by_ident(typ.package)
+        if package is None:
+            return []
+        own = package.methods.get((typ.name, name))
+        if own:
+            return list(own)
+        found: list[DefInfo | str] = []
+        guessed: list[DefInfo | str] = []  # from an embedded external type whose methods no record gives
+        for info in self._type_defs(typ):
+            d = info.definition
+            gofile = self.files[info.path]
+            if d.kind == "interface":
+                method = gofile.defs.get(f"{d.name}.{name}")
+                if method is not None:
+                    found.append(method)
+            for base in d.bases:
+                embedded = self._type(gofile, base)
+                if embedded is None:
+                    continue
+                inner = self._lookup_method(embedded, name, depth + 1)
+                found.extend(inner)
+                unknown = embedded.kind == "ext" and embedded.ext_key not in KNOWN_INTERFACES
+                if not inner and unknown and name[:1].isupper():
+                    guessed.append(keys.join(embedded.ext_key, name))
+        unique: dict[str, DefInfo | str] = {}
+        for target in found or guessed:
+            unique.setdefault(target.key if isinstance(target, DefInfo) else target, target)
+        return list(unique.values())
+
+    def _field_type(self, typ: _Type, name: str, depth: int = 0) -> _Type | None:
+        typ = self._underlying(typ)
+        if typ.kind != "fp" or depth > 8:
+            return None
+        for info in self._type_defs(typ):
+            d = info.definition
+            gofile = self.files[info.path]
+            fields = d.params
+            if d.kind == "type" and d.returns:  # type T U: T has the fields of U
+                underlying = self._type(gofile, d.returns[0])
+                if underlying is not None and underlying.kind == "fp":
+                    inner = self._field_type(underlying, name, depth + 1)
+                    if inner is not None:
+                        return inner
+            for param in fields:
+                if param.name == name and param.type:
+                    return self._type(gofile, param.type) or _Type("builtin", "", "?")
+            for base in d.bases:
+                embedded = self._type(gofile, base)
+                if embedded is not None:
+                    inner = self._field_type(embedded, name, depth + 1)
+                    if inner is not None:
+                        return inner
+        return None
+
+    def _has_unknown_embedding(self, typ: _Type) -> bool:
+        for info in self._type_defs(self._underlying(typ)):
+            gofile = self.files[info.path]
+            if any(self._type(gofile, base) is None for base in info.definition.bases):
+                return True
+        return False
+
+    # ---- method sets and implementations -----------------------------------------------------
+    @cached_property
+    def _concrete_types(self) -> list[_Type]:
+        found: dict[_Type, None] = {}
+        for package in self.packages.values():
+            for name, infos in package.scope.items():
+                if any(i.definition.kind in ("struct", "type") for i in infos):
+                    found[_Type("fp", package.ident, name)] = None
+        return list(found)
+
+    def _method_names(self, typ: _Type, depth: int = 0) -> set[str]:
+        """Every method name of a first-party concrete type, promoted ones included."""
+        if typ.kind != "fp" or depth > 8:
+            return set()
+        package = self._package_by_ident(typ.package)
+        if package is None:
+            return set()
+        names = {method for owner, method in package.methods if owner == typ.name}
+        for info in self._type_defs(typ):
+            gofile = self.files[info.path]
+            for base in info.definition.bases:
+                embedded = self._type(gofile, base)
+                if embedded is None:
+                    continue
+                if embedded.kind == "fp":
+                    inner = self._interface_methods(embedded)
+                    names |= set(inner) if inner is not None else self._method_names(embedded, depth + 1)
+                elif embedded.kind in ("ext", "builtin"):
+                    names |= set(self._interface_methods(embedded) or ())
+        return names
+
+    @cached_property
+    def _method_sets(self) -> dict[_Type, frozenset[str]]:
+        return {typ: frozenset(self._method_names(typ)) for typ in self._concrete_types}
+
+    @cached_property
+    def _types_with_method(self) -> dict[str, list[_Type]]:
+        table: dict[str, list[_Type]] = {}
+        for typ, names in self._method_sets.items():
+            for name in names:
+                table.setdefault(name, []).append(typ)
+        return table
+
+    def _implementations(self, interface: _Type, methods: frozenset[str]) -> list[_Type]:
+        """The first-party concrete types whose method set covers the interface's."""
+        if not methods:
+            return []
+        ordered = sorted(methods, key=lambda m: len(self._types_with_method.get(m, ())))
+        candidates = self._types_with_method.get(ordered[0], [])
+        return [typ for typ in candidates if methods <= self._method_sets[typ]]
+
+    def _type_edges(self) -> None:
+        """extends (embedding), implements (structural), and each made type's exported methods."""
+        interfaces: list[tuple[_Type, frozenset[str], DefInfo]] = []
+        for package in self.packages.values():
+            for name, infos in sorted(package.scope.items()):
+                for info in infos:
+                    if not _is_type_def(info):
+                        continue
+                    gofile = self.files[info.path]
+                    site = Site(info.path, info.definition.line, info.definition.column)
+                    for base in info.definition.bases:
+                        embedded = self._type(gofile, base)
+                        if embedded is not None and embedded.kind in ("fp", "ext"):
+                            self._base_edge(info.key, embedded, site, "extends")
+                    typ = _Type("fp", package.ident, name)
+                    if info.definition.kind == "interface":
+                        methods = self._interface_methods(typ)
+                        if methods:
+                            interfaces.append((typ, methods, info))
+                    elif info.definition.kind in ("struct", "type"):
+                        for (owner, method), found in package.methods.items():
+                            if owner == name and method[:1].isupper():
+                                for target in found:
+                                    self.builder.edge(info.key, target.key, "references", "reference", site)
+        for typ, methods, interface in interfaces:
+            site = Site(interface.path, interface.definition.line, interface.definition.column)
+            for impl in self._implementations(typ, methods):
+                for info in self._type_defs(impl):
+                    self.builder.edge(info.key, interface.key, "implements", "implements", site)
+
+    def _base_edge(self, key: str, base: _Type, site: Site, relation: str) -> None:
+        if base.kind == "fp":
+            for info in self._type_defs(base):
+                self.builder.edge(key, info.key, relation, relation, site)
+        else:
+            self.builder.edge(key, self.builder.external(base.ext_key, LANGUAGE), relation, relation, site)
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+
+
+def _is_function(info: DefInfo) -> bool:
+    return info.definition.kind in ("function", "method")
+
+
+def _is_type_def(info: DefInfo) -> bool:
+    return info.definition.kind in ("struct", "interface", "type", "alias")
+
+
+def _agree(values: Sequence[_Value]) -> _Value:
+    """One value when every definition gives the same, else unknown (two platform files, two types)."""
+    if not values:
+        return _UNKNOWN
+    first = values[0]
+    if all(v == first for v in values[1:]):
+        return first
+    return _Value("unknown", why="unknown-receiver")
+
+
+def _segments(text: str) -> list[str]:
+    """Split a receiver chain at the dots outside parentheses: ``a.(pkg.T).B()`` -> a, (pkg.T), B()."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for index, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "." and depth == 0:
+            parts.append(text[start:index])
+            start = index + 1
+    parts.append(text[start:])
+    return [p for p in parts if p]
+
+
+def _split_segment(segment: str) -> tuple[str, list[str]]:
+    """``F()[]`` -> (``F``, [``()``, ``[]``]); a type assertion ``(T)`` stays whole."""
+    if segment.startswith("("):
+        return segment, []
+    match = _NAME.match(segment)
+    if match is None:
+        return "(", []
+    name = match.group(0)
+    rest = segment[match.end() :]
+    suffixes = [rest[i : i + 2] for i in range(0, len(rest), 2)]
+    if any(s not in ("()", "[]", "{}") for s in suffixes):
+        return "(", []
+    return name, suffixes
+
+
+_VERSION_SUFFIX = re.compile(r"^v\d+$")
+
+
+def _guess_name(path: str) -> str:
+    """The package name an import binds by default: the last element, ``yaml`` of ``gopkg.in/yaml.v3``,
+    ``foo`` of ``example.com/foo/v2``, ``bar`` of ``github.com/x/go-bar``."""
+    parts = [p for p in path.split("/") if p]
+    if not parts:
+        return path
+    last = parts[-1]
+    if _VERSION_SUFFIX.match(last) and len(parts) > 1:
+        last = parts[-2]
+    last = re.sub(r"\.v\d+$", "", last)
+    if last.startswith("go-"):
+        last = last[3:]
+    return last.replace("-", "_").replace(".", "_")
+
+
+def _module_folder(module: _Module, path: str) -> str | None:
+    """The folder of the module that an import path names, or None when the path is not in it."""
+    if module.path == "std":
+        first = path.split("/", 1)[0]
+        return None if "." in first else posixpath.join(module.root, path)
+    if path == module.path:
+        return module.root
+    if path.startswith(module.path + "/"):
+        return posixpath.join(module.root, path[len(module.path) + 1 :])
+    return None
+
+
+def _read_modules(root: str | None, folders: set[str]) -> list[_Module]:
+    """Every go.mod at or above a folder of Go files, within the project root."""
+    if root is None:
+        return []
+    base = Path(root)
+    seen: set[str] = set()
+    modules: list[_Module] = []
+    replaced: list[tuple[str, str]] = []
+    for folder in sorted(folders):
+        current = folder
+        while True:
+            if current in seen:
+                break
+            seen.add(current)
+            go_mod = base / current / "go.mod" if current else base / "go.mod"
+            try:
+                text = go_mod.read_text(encoding="utf-8", errors="replace") if go_mod.is_file() else None
+            except OSError:
+                text = None
+            if text is not None:
+                match = _MODULE_LINE.search(text)
+                if match:
+                    modules.append(_Module(match.group(1).strip('"'), current))
+                for target, local in _REPLACE_LINE.findall(text):
+                    replaced.append((target, posixpath.normpath(posixpath.join(current, local))))
+            if not current:
+                break
+            current = posixpath.dirname(current)
+    known = {m.root for m in modules}
+    for target, local in replaced:
+        # a replace with a local folder: the folder is the module of that path
+        if not local.startswith("..") and local not in known:
+            modules.append(_Module(target, "" if local == "." else local))
+            known.add(local)
+    return sorted(modules, key=lambda m: (m.root, m.path))
+
+
+def _module_of(folder: str, modules: list[_Module]) -> _Module | None:
+    """The nearest module at or above a folder."""
+    best: _Module | None = None
+    for module in modules:
+        root = module.root
+        inside = root == "" or folder == root or folder.startswith(root + "/")
+        if inside and (best is None or len(root) > len(best.root)):
+            best = module
+    return best
+
+
+def make_linker(indexes: Sequence[FileIndex], builder: GraphBuilder, context: LinkContext) -> GoLinker:
+    return GoLinker(indexes, builder, context)

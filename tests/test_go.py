@@ -1,0 +1,376 @@
+"""Go in depth: the gold fixtures, the seed's examples, build constraints, module paths, skeletons.
+
+Each folder of ``tests/fixtures/go/`` is a small Go module (a ``go.mod`` and its packages) with a
+one-line ``README.md`` and ``expected.json``:
+
+- ``calls``: every call edge the program makes, as ``[caller key, callee key]``. Calls in a function
+  literal belong to the function around it; a composite literal ``T{}`` or a conversion ``T(x)`` is
+  an edge to the type (a constructor); the top level of a file (its package variables) is the
+  caller of what they call and of the file's ``init``. Builtins (``len``, ``append``) are left out.
+- ``imports`` (optional): ``[file, target]`` import edges that must be in the graph.
+- ``unresolved`` (optional): ``{"caller", "reason", "name"}`` sites that must be in the graph.
+- ``roots`` (optional): ``[key, kind]`` roots that must be in the graph.
+- ``reach`` (optional): ``{"target", "status"}`` answers of reach from the roots.
+
+A gold edge the graph misses is a failure unless ``KNOWN_GAPS`` lists it with the reason; a graph
+edge the gold lacks is a failure unless ``KNOWN_EXTRAS`` lists it. Both lists are strict.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from projectgraph.fileindex import FileIndex
+from projectgraph.graph import Graph
+from projectgraph.indexer import IndexOptions, run_index
+from projectgraph.languages import language
+from projectgraph.languages.base import parser
+from projectgraph.languages.go import constraints
+from projectgraph.pipeline import build_graph
+from projectgraph.reach import Query, Target, reach
+
+FIXTURES = Path(__file__).parent / "fixtures" / "go"
+CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.json").is_file())
+
+Pair = tuple[str, str]
+
+KNOWN_GAPS: dict[str, dict[Pair, str]] = {
+    "external_chains": {
+        ("main.go//run", "os//exec//Cmd//Run"): (
+            "no dependency code gives the result type of exec.Command: the site is an unknown-receiver "
+            "record with the name Run, so reach answers uncertain for os//exec//Cmd//Run"
+        ),
+    },
+}
+_CHA = (
+    "class hierarchy analysis: a call on an interface value may run the method of each type that "
+    "implements the interface; the program never passes this one, which the linker does not try to prove"
+)
+KNOWN_EXTRAS: dict[str, dict[Pair, str]] = {
+    "interfaces_cha": {
+        ("main.go//describe", "shapes/shapes.go//Square//Name"): _CHA,
+    },
+    "external_chains": {
+        ("main.go//run", "main.go//Sink//Write"): (
+            "io.Writer is an interface whose method set the linker knows: a call on one may run each "
+            "first-party implementation; this one holds os.Stdout"
+        ),
+    },
+}
+
+
+@cache
+def case_graph(case: str) -> Graph:
+    """The graph of one fixture (built once per test run)."""
+    return build_graph(FIXTURES / case, IndexOptions(workers=1)).graph
+
+
+@cache
+def expected(case: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((FIXTURES / case / "expected.json").read_text(encoding="utf-8"))
+    return data
+
+
+def call_edges(graph: Graph) -> set[Pair]:
+    return {(e.caller, e.callee) for e in graph.edges if e.relation == "calls"}
+
+
+def index_of(source: str, path: str = "a.go") -> FileIndex:
+    data = source.encode()
+    spec = language("go")
+    return spec.extract_function()(parser("go").parse(data), data, path, "hash")
+
+
+# ---- the fixtures -------------------------------------------------------------------------------
+
+
+def test_every_fixture_is_a_module_with_a_readme_and_gold() -> None:
+    assert len(CASES) >= 6
+    for case in CASES:
+        folder = FIXTURES / case
+        assert (folder / "go.mod").is_file() or case == "gopath_layout", case
+        readme = (folder / "README.md").read_text(encoding="utf-8").strip()
+        assert readme and "\n" not in readme, f"{case}: README.md must be one line"
+        data = expected(case)
+        assert set(data) <= {"calls", "imports", "unresolved", "roots", "reach"}, case
+        pairs = [tuple(pair) for pair in data["calls"]]
+        assert len(pairs) == len(set(pairs)), f"{case}: an edge is listed twice"
+        nodes = case_graph(case).node_by_key
+        for caller, callee in pairs:
+            assert caller in nodes, f"{case}: the gold names {caller!r}, which no node has"
+            if (folder / callee.split("//")[0]).is_file():
+                assert callee in nodes, f"{case}: the gold names {callee!r}, which no node has"
+    assert set(KNOWN_GAPS) <= set(CASES) and set(KNOWN_EXTRAS) <= set(CASES)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_recall(case: str) -> None:
+    want = {(a, b) for a, b in expected(case)["calls"]}
+    missing = want - call_edges(case_graph(case))
+    gaps = KNOWN_GAPS.get(case, {})
+    assert missing - set(gaps) == set(), f"{case}: edges the graph misses"
+    assert set(gaps) - missing == set(), f"{case}: known gaps the graph now has: remove them"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_precision(case: str) -> None:
+    want = {(a, b) for a, b in expected(case)["calls"]}
+    extra = call_edges(case_graph(case)) - want
+    known = KNOWN_EXTRAS.get(case, {})
+    assert extra - set(known) == set(), f"{case}: edges the program never makes"
+    assert set(known) - extra == set(), f"{case}: known extras the graph no longer has: remove them"
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if "imports" in expected(c)])
+def test_import_edges(case: str) -> None:
+    imports = {(e.caller, e.callee) for e in case_graph(case).edges if e.relation == "imports"}
+    assert {(a, b) for a, b in expected(case)["imports"]} - imports == set()
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if "unresolved" in expected(c)])
+def test_unresolved_sites(case: str) -> None:
+    got = {(u.caller, u.reason, u.name) for u in case_graph(case).unresolved}
+    want = {(u["caller"], u["reason"], u["name"]) for u in expected(case)["unresolved"]}
+    assert want - got == set()
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if "roots" in expected(c)])
+def test_roots(case: str) -> None:
+    got = {(r.key, r.kind) for r in case_graph(case).roots}
+    assert {(k, kind) for k, kind in expected(case)["roots"]} - got == set()
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if "reach" in expected(c)])
+def test_reach_expectations(case: str) -> None:
+    wanted = expected(case)["reach"]
+    results = reach(case_graph(case), Query(targets=tuple(Target.by_key(w["target"]) for w in wanted)))
+    assert {r.target: r.status for r in results} == {w["target"]: w["status"] for w in wanted}
+
+
+def test_build_constraints_flag_the_files_no_default_build_reads() -> None:
+    statuses = run_index(FIXTURES / "build_constraints", IndexOptions(workers=1)).statuses
+    excluded = {s.path for s in statuses if "build-excluded" in s.flags}
+    assert excluded == {"sum/block_purego.go", "sum/gen.go", "sum/legacy.go"}
+
+
+@pytest.mark.parametrize(
+    ("header", "excluded"),
+    [
+        ("//go:build ignore\n", True),
+        ("//go:build purego\n", True),
+        ("//go:build !purego\n", False),
+        ("//go:build linux && amd64\n", False),
+        ("//go:build windows || (darwin && arm64)\n", False),
+        ("//go:build go1.21 && cgo\n", False),
+        ("//go:build goexperiment.boringcrypto\n", False),
+        ("//go:build amd64 && purego\n", True),
+        ("//go:build !linux\n", False),
+        ("//go:build linux && !linux\n", True),
+        ("//go:build integration\n", True),
+        ("// +build ignore\n", True),
+        ("// +build linux,amd64 darwin\n", False),
+        ("// +build linux\n// +build purego\n", True),
+        ("// Copyright\n\n//go:build race\n", False),
+        ("//go:build (\n", False),  # a constraint the go command rejects: kept, nothing said
+        ("", False),
+    ],
+)
+def test_constraint_expressions(header: str, excluded: bool) -> None:
+    assert constraints.excluded(header.encode()) is excluded
+
+
+def test_a_constraint_after_the_package_clause_does_not_count() -> None:
+    index = index_of("package p\n\n//go:build ignore\nfunc F() {}\n")
+    assert "build-excluded" not in index.flags
+
+
+# ---- the index records --------------------------------------------------------------------------
+
+SEED = """package crawl
+
+import (
+	"io"
+	h "golang.org/x/net/html"
+	. "strings"
+	_ "embed"
+)
+
+func Links(r io.Reader) (*h.Tokenizer, error) {
+	h.NewTokenizer(r).Next()
+	z := h.NewTokenizer(r)
+	z.Next()
+	n, err := h.Parse(r)
+	_, e2 := h.Parse(r)
+	_ = n
+	return z, err
+}
+"""
+
+
+def test_imports_record_path_alias_dot_and_blank() -> None:
+    index = index_of(SEED)
+    got = {(i.module, i.alias, i.star) for i in index.imports}
+    assert got == {
+        ("io", None, False),
+        ("golang.org/x/net/html", "h", False),
+        ("strings", None, True),
+        ("embed", "_", False),
+    }
+    assert "package:crawl" in index.flags and not index.main_guard
+
+
+def test_chained_call_has_the_call_result_as_receiver() -> None:
+    calls = {(c.line, c.callee): c for c in index_of(SEED).calls}
+    chained = calls[(11, "h.NewTokenizer().Next")]
+    assert (chained.receiver, chained.name) == ("h.NewTokenizer()", "Next")
+    assert calls[(13, "z.Next")].receiver == "z"
+
+
+def test_results_by_position_and_bindings() -> None:
+    index = index_of(SEED)
+    links = next(d for d in index.definitions if d.name == "Links")
+    assert links.returns == ("h.Tokenizer", "error")
+    assert [(p.name, p.type) for p in links.params] == [("r", "io.Reader")]
+    bound = {(a.target, a.value) for a in index.assignments}
+    assert ("z", "call:h.NewTokenizer") in bound
+    assert ("n", "call:h.Parse") in bound and ("err", "call:h.Parse#1") in bound
+    assert ("e2", "call:h.Parse#1") in bound
+    assert not any(a.target == "_" for a in index.assignments)
+
+
+def test_methods_types_and_method_sets() -> None:
+    index = index_of(
+        """package p
+
+import "io"
+
+type Shape interface {
+	io.Reader
+	Area() float64
+}
+
+type Circle struct {
+	Base
+	*pkg.Embedded
+	R, S float64
+}
+
+func (c *Circle) Area() float64 { return 0 }
+func (c Circle) Name() string { return "" }
+
+type Alias = Circle
+type Celsius float64
+"""
+    )
+    defs = {d.qualname: d for d in index.definitions}
+    assert defs["Shape"].kind == "interface" and defs["Shape"].bases == ("io.Reader",)
+    assert defs["Shape.Area"].kind == "method" and defs["Shape.Area"].returns == ("float64",)
+    assert defs["Circle"].kind == "struct" and defs["Circle"].bases == ("Base", "pkg.Embedded")
+    assert [(p.name, p.type) for p in defs["Circle"].params] == [
+        ("Base", "Base"),
+        ("Embedded", "pkg.Embedded"),
+        ("R", "float64"),
+        ("S", "float64"),
+    ]
+    assert defs["Circle.Area"].bases == ("*Circle",) and defs["Circle.Name"].bases == ("Circle",)
+    assert defs["Alias"].kind == "alias" and defs["Alias"].returns == ("Circle",)
+    assert defs["Celsius"].kind == "type" and defs["Celsius"].returns == ("float64",)
+    receivers = {(a.scope, a.target, a.value) for a in index.assignments}
+    assert ("Circle.Area", "c", "type:*Circle") in receivers
+
+
+def test_composite_literals_are_constructors_and_bind_their_type() -> None:
+    index = index_of(
+        """package p
+
+func F() {
+	c := &Circle{R: 1}
+	s := pkg.Server{}
+	var w Writer
+	t, ok := x.(*Tokenizer)
+	u := new(Buffer)
+}
+"""
+    )
+    made = {(c.callee, c.new) for c in index.calls}
+    assert {("Circle", True), ("pkg.Server", True)} <= made
+    bound = {(a.target, a.value) for a in index.assignments}
+    assert {
+        ("c", "type:Circle"),
+        ("s", "type:pkg.Server"),
+        ("w", "type:Writer"),
+        ("t", "type:Tokenizer"),
+        ("u", "type:Buffer"),
+    } <= bound
+    assert not any(a.target == "ok" for a in index.assignments)
+
+
+def test_function_literals_are_transparent_and_top_level_calls_belong_to_the_file() -> None:
+    index = index_of(
+        """package main
+
+var ready = setup()
+
+var handler = func(w Writer) { w.Write(nil) }
+
+func main() {
+	run := func() { work() }
+	run()
+	func() { cleanup() }()
+}
+
+func init() {}
+"""
+    )
+    scopes = {c.callee: c.scope for c in index.calls}
+    assert scopes == {"setup": "", "w.Write": "handler", "work": "main", "run": "main", "cleanup": "main"}
+    assert ("run", "func:") in {(a.target, a.value) for a in index.assignments}
+    kinds = {d.qualname: (d.kind, d.exported) for d in index.definitions}
+    assert kinds["handler"] == ("function", False) and kinds["ready"] == ("variable", False)
+    assert kinds["init"] == ("function", True)  # the runtime calls it: an entry point of a library
+    assert index.main_guard
+
+
+def test_references_are_function_values_not_locals() -> None:
+    index = index_of(
+        """package p
+
+func F(cb func(), n int) {
+	local := 1
+	use(cb, n, local, G, pkg.H, s.method)
+	table := map[string]func(){"g": G}
+	s.hook = G
+	return G
+}
+"""
+    )
+    names = sorted({r.name for r in index.references})
+    assert names == ["G", "pkg.H", "s.method"]
+
+
+def test_doc_comments_and_directives() -> None:
+    index = index_of(
+        """package p
+
+// Fast does it fast.
+// More text.
+//
+//go:noinline
+func Fast() {}
+"""
+    )
+    fast = index.definitions[0]
+    assert fast.doc == "Fast does it fast." and fast.decorators == ("go:noinline",)
+    assert fast.signature == "func Fast()"
+
+
+def test_syntax_errors_are_counted_and_definitions_kept() -> None:
+    index = index_of("package p\n\nfunc A() { x := }\n\nfunc B() { C() }\n")
+    assert index.syntax_errors and "syntax-error" in index.flags
+    assert {d.name for d in index.definitions} >= {"A", "B"}
+    assert any(c.callee == "C" for c in index.calls)
