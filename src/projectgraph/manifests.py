@@ -2,8 +2,9 @@
 
 Python: pyproject.toml (``[project]`` scripts, gui-scripts, entry points, dependencies; Poetry;
 setuptools ``package-dir``), setup.cfg, requirements*.txt. JavaScript: every package.json (name,
-main, bin, exports, dependencies). A manifest that cannot be read is skipped and named in
-``problems``; it never stops a run.
+main, bin, exports, dependencies). Java and Rust: the dependencies of pom.xml, build.gradle(.kts)
+and Cargo.toml (for the framework rules; the Rust linker reads Cargo.toml itself). A manifest that
+cannot be read is skipped and named in ``problems``; it never stops a run.
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Mani
             problems.append(f"{req.name}: {error}")
     if (base / "src").is_dir() and "src" not in roots:
         roots.append("src")
+    deps |= _build_file_dependencies(base, paths, problems)
 
     json_manifests = sorted(
         {p for p in paths if p.rsplit("/", 1)[-1] in ("package.json",)}
@@ -222,6 +224,49 @@ def _read_package_json(
         bin=bins,
         types=str(data.get("types") or data.get("typings") or ""),
     )
+
+
+_BUILD_FILES = ("pom.xml", "build.gradle", "build.gradle.kts", "Cargo.toml")
+_GRADLE_COORDINATE = re.compile(r"""["']([A-Za-z0-9_.\-]+):([A-Za-z0-9_.\-]+)(?::[^"']*)?["']""")
+
+
+def _build_file_dependencies(base: Path, paths: tuple[str, ...], problems: list[str]) -> set[str]:
+    """Dependency names of the Maven, Gradle and Cargo build files at the root and in the folders
+    of the project's files: a Maven or Gradle dependency gives its group and its artifact
+    (``org.springframework.boot`` and ``spring-boot-starter-web``), a Cargo one its crate name."""
+    folders = {""}
+    for path in paths:
+        folder = path.rpartition("/")[0]
+        while folder not in folders:
+            folders.add(folder)
+            folder = folder.rpartition("/")[0]
+    names: set[str] = set()
+    for folder in sorted(folders):
+        for name in _BUILD_FILES:
+            rel = f"{folder}/{name}" if folder else name
+            build_file = base / rel
+            if not build_file.is_file():
+                continue
+            try:
+                text = build_file.read_text(encoding="utf-8", errors="replace")
+                if name == "pom.xml":
+                    for dependency in re.findall(r"<dependency>(.*?)</dependency>", text, re.S):
+                        for tag in ("groupId", "artifactId"):
+                            found = re.search(rf"<{tag}>\s*([^<\s]+)\s*</{tag}>", dependency)
+                            if found:
+                                names.add(normalize(found.group(1)))
+                elif name == "Cargo.toml":
+                    data = tomllib.loads(text)
+                    for table in ("dependencies", "dev-dependencies", "build-dependencies"):
+                        for crate, spec in (data.get(table) or {}).items():
+                            real = spec.get("package") if isinstance(spec, dict) else None
+                            names.add(normalize(real if isinstance(real, str) else crate))
+                else:
+                    for group, artifact in _GRADLE_COORDINATE.findall(text):
+                        names.update((normalize(group), normalize(artifact)))
+            except (OSError, tomllib.TOMLDecodeError, AttributeError) as error:
+                problems.append(f"{rel}: {error}")
+    return names
 
 
 def _export_targets(exports: Any) -> list[str]:

@@ -1,0 +1,925 @@
+"""The Java resolver: packages and imports, class hierarchies, declared types, virtual dispatch.
+
+Types. A simple name resolves as javac does, as far as records show: a type parameter (the
+extractor wrote its bound), a member type of an enclosing class or of its supertypes, a class of
+the file, a single-type import, a class of the same package, an on-demand import (a package of the
+project, or the one external package imported on demand when there is one), then ``java.lang``
+(a fixed list of its classes). A qualified name is a member type or a fully qualified name. An
+external class is keyed by its package and name: ``java//util//List``.
+
+Receivers: ``this`` and an unqualified call are the enclosing class (then the classes around it);
+``super`` its superclass; a local, parameter or field has its declared type; a ``var`` the type of
+its initializer; a call its method's return type; ``Type.m()`` is a static call. A few results of
+``java.lang`` are known (``System.out`` is a ``java.io.PrintStream``: ``System.out.println`` is
+``java//io//PrintStream//println``, the method that runs; ``String`` and ``StringBuilder``
+methods that return their own type); any other result of an external method is unknown, and a call
+on it is a ``no-dependency-source`` site.
+
+Dispatch (class hierarchy analysis): a call on a receiver of static type ``T`` has a ``member``
+edge to the method that ``T`` declares or inherits (an external supertype gives its key: ``T``
+extends ``java.lang.Thread``, so ``t.start()`` is ``java//lang//Thread//start``), and a ``cha``
+edge to the method each subtype of ``T`` declares or inherits instead. An abstract or interface
+method with no body gets no member edge when implementations exist; with none, the site is an
+``interface-receiver`` record. A receiver of an external type also gets ``cha`` edges to the
+project's classes that extend or implement it. A class refers to each of its methods that
+overrides a supertype's (the rule ``override``; an ``@Override`` method of a class with an external
+supertype too): what constructs it reaches what external code calls on it (``run``, ``compare``).
+
+Constructors: ``new T()`` is a ``direct`` edge to the class (whose node holds the code of field
+initializers and initializer blocks) and to ``T.<init>`` when written; an external class's key
+stands for its constructor. ``super(..)``/``this(..)`` go to the constructor they name; a class
+whose constructors call no ``super(..)`` runs its superclass's class and constructor.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from projectgraph import keys
+from projectgraph.fileindex import Assignment, Call, FileIndex, Import, Reference
+from projectgraph.graph import Site, Unresolved
+from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value, module_node, node_for
+
+LANGUAGE = "java"
+MAX_NAME_CANDIDATES = 8
+MAX_CHA = 64
+_TYPE_KINDS = frozenset(("class", "interface", "enum", "record", "annotation"))
+JAVA_LANG = frozenset(
+    """AbstractMethodError Appendable ArithmeticException ArrayIndexOutOfBoundsException
+    ArrayStoreException AssertionError AutoCloseable Boolean BootstrapMethodError Byte Character
+    CharSequence Class ClassCastException ClassCircularityError ClassFormatError ClassLoader
+    ClassNotFoundException ClassValue CloneNotSupportedException Cloneable Comparable Deprecated
+    Double Enum EnumConstantNotPresentException Error Exception ExceptionInInitializerError Float
+    FunctionalInterface IllegalAccessError IllegalAccessException IllegalArgumentException
+    IllegalCallerException IllegalMonitorStateException IllegalStateException
+    IllegalThreadStateException IncompatibleClassChangeError IndexOutOfBoundsException
+    InheritableThreadLocal InstantiationError InstantiationException Integer InternalError
+    InterruptedException Iterable LayerInstantiationException LinkageError Long Math Module
+    ModuleLayer NegativeArraySizeException NoClassDefFoundError NoSuchFieldError
+    NoSuchFieldException NoSuchMethodError NoSuchMethodException NullPointerException Number
+    NumberFormatException Object OutOfMemoryError Override Package Process ProcessBuilder
+    ProcessHandle Readable Record ReflectiveOperationException Runnable Runtime RuntimeException
+    RuntimePermission SafeVarargs SecurityException SecurityManager Short StackOverflowError
+    StackTraceElement StackWalker StrictMath String StringBuffer StringBuilder
+    StringIndexOutOfBoundsException SuppressWarnings System Thread ThreadDeath ThreadGroup
+    ThreadLocal Throwable TypeNotPresentException UnknownError UnsatisfiedLinkError
+    UnsupportedClassVersionError UnsupportedOperationException VerifyError VirtualMachineError
+    Void""".split()
+)
+# the well-known classes of the JDK packages most imported on demand (`import java.util.*`)
+JDK_PACKAGES = {
+    "java.util": frozenset(
+        """AbstractList AbstractMap AbstractSet ArrayDeque ArrayList Arrays BitSet Calendar Collection
+        Collections Comparator ConcurrentModificationException Date Deque EnumMap EnumSet Enumeration
+        EventListener EventObject HashMap HashSet Hashtable IdentityHashMap Iterator LinkedHashMap
+        LinkedHashSet LinkedList List ListIterator Locale Map NavigableMap NavigableSet
+        NoSuchElementException Objects Optional OptionalDouble OptionalInt OptionalLong PriorityQueue
+        Properties Queue Random ResourceBundle Scanner Set SortedMap SortedSet Spliterator Stack
+        StringJoiner StringTokenizer Timer TimerTask TimeZone TreeMap TreeSet UUID Vector
+        WeakHashMap""".split()
+    ),
+    "java.util.function": frozenset(
+        """BiConsumer BiFunction BiPredicate BinaryOperator BooleanSupplier Consumer DoubleFunction
+        Function IntFunction IntPredicate IntSupplier IntUnaryOperator Predicate Supplier ToIntFunction
+        ToLongFunction UnaryOperator""".split()
+    ),
+    "java.util.stream": frozenset("Collector Collectors IntStream LongStream Stream StreamSupport".split()),
+    "java.util.concurrent": frozenset(
+        """Callable CompletableFuture ConcurrentHashMap ConcurrentLinkedQueue ConcurrentMap CountDownLatch
+        CopyOnWriteArrayList CyclicBarrier ExecutionException Executor ExecutorService Executors Future
+        LinkedBlockingQueue BlockingQueue ScheduledExecutorService Semaphore ThreadLocalRandom
+        ThreadPoolExecutor TimeUnit TimeoutException""".split()
+    ),
+    "java.io": frozenset(
+        """BufferedInputStream BufferedOutputStream BufferedReader BufferedWriter ByteArrayInputStream
+        ByteArrayOutputStream Closeable DataInputStream DataOutputStream EOFException File
+        FileInputStream FileNotFoundException FileOutputStream FileReader FileWriter IOException
+        InputStream InputStreamReader ObjectInputStream ObjectOutputStream OutputStream
+        OutputStreamWriter PrintStream PrintWriter Reader Serializable StringReader StringWriter
+        UncheckedIOException UnsupportedEncodingException Writer""".split()
+    ),
+    "java.nio.file": frozenset("Files FileSystem FileSystems Path Paths StandardOpenOption".split()),
+    "java.time": frozenset(
+        "Clock Duration Instant LocalDate LocalDateTime LocalTime ZoneId ZonedDateTime".split()
+    ),
+    "java.util.regex": frozenset("Matcher Pattern PatternSyntaxException".split()),
+    "java.net": frozenset("HttpURLConnection InetAddress Socket ServerSocket URI URL URLConnection".split()),
+    "java.math": frozenset("BigDecimal BigInteger MathContext RoundingMode".split()),
+}
+OBJECT_METHODS = frozenset("toString equals hashCode getClass notify notifyAll wait clone finalize".split())
+ENUM_METHODS = frozenset("name ordinal compareTo values valueOf describeConstable getDeclaringClass".split())
+# results of java.lang that are known: a method (or field) key -> the type it gives
+KNOWN_RESULTS = {
+    "java//lang//System//out": "java//io//PrintStream",
+    "java//lang//System//err": "java//io//PrintStream",
+    "java//lang//System//in": "java//io//InputStream",
+    "java//lang//Thread//currentThread": "java//lang//Thread",
+    "java//lang//Runtime//getRuntime": "java//lang//Runtime",
+    "java//lang//Enum//name": "java//lang//String",
+    "java//lang//Class//getName": "java//lang//String",
+    "java//lang//Class//getSimpleName": "java//lang//String",
+    "java//lang//Throwable//getMessage": "java//lang//String",
+    "java//lang//String//valueOf": "java//lang//String",
+}
+_SELF_RETURNING = {
+    "java//lang//String": frozenset(
+        """trim strip stripLeading stripTrailing substring toLowerCase toUpperCase replace replaceAll
+        replaceFirst concat format valueOf repeat formatted intern join indent translateEscapes""".split()
+    ),
+    "java//lang//StringBuilder": frozenset("append insert reverse delete deleteCharAt replace".split()),
+    "java//lang//StringBuffer": frozenset("append insert reverse delete deleteCharAt replace".split()),
+}
+# methods an unknown receiver far more likely calls on a JDK object than on a project's: no name edge
+COMMON_METHODS = frozenset(
+    """get set add put remove size isEmpty contains containsKey toString equals hashCode iterator next
+    hasNext close length append println print format stream map filter collect forEach of apply
+    accept test run call compareTo getClass clear addAll keySet values entrySet getKey getValue
+    trim split substring startsWith endsWith indexOf charAt valueOf parseInt read write flush
+    build start join getName getMessage printStackTrace orElse isPresent ifPresent asList sort
+    toArray copyOf max min lock unlock await signal submit execute shutdown""".split()
+)
+
+
+class _Ty(NamedTuple):
+    """A receiver: an instance of a type, or the type itself for a static call."""
+
+    value: Value  # def (a type of the project) or ext (an external type's key)
+    static: bool = False
+
+
+_EXTERN = _Ty(Value("extern", ""))
+
+
+@dataclass
+class _File:
+    index: FileIndex
+    package: str = ""
+    defs: dict[str, DefInfo] = field(default_factory=dict)
+    single: dict[str, str] = field(default_factory=dict)  # simple name -> qualified name
+    on_demand: list[str] = field(default_factory=list)
+    static_single: dict[str, list[str]] = field(default_factory=dict)  # member -> class names
+    static_on_demand: list[str] = field(default_factory=list)
+    assigns: dict[tuple[str, str], list[Assignment]] = field(default_factory=dict)
+
+    @property
+    def path(self) -> str:
+        return self.index.path
+
+
+class JavaLinker:
+    languages = (LANGUAGE,)
+
+    def __init__(self, indexes: Iterable[FileIndex], builder: GraphBuilder, context: LinkContext) -> None:
+        self.builder = builder
+        self.max_hops = context.max_hops
+        self.files: dict[str, _File] = {}
+        self.defs: dict[str, DefInfo] = {}
+        self.fqn: dict[str, DefInfo] = {}  # a.b.Outer.Inner -> type
+        self.packages: dict[str, dict[str, DefInfo]] = {}  # package -> top-level name -> type
+        for index in sorted(indexes, key=lambda i: i.path):
+            if index.language != LANGUAGE:
+                continue
+            jfile = _File(index)
+            self.files[index.path] = jfile
+            for imp in index.imports:
+                self._add_import(jfile, imp)
+            for d in index.definitions:
+                info = DefInfo(keys.first_party(index.path, d.qualname), index.path, d, LANGUAGE)
+                jfile.defs.setdefault(d.qualname, info)
+                self.defs.setdefault(info.key, info)
+                if d.kind in _TYPE_KINDS:
+                    qualified = f"{jfile.package}.{d.qualname}" if jfile.package else d.qualname
+                    self.fqn.setdefault(qualified, info)
+                    if "." not in d.qualname:
+                        self.packages.setdefault(jfile.package, {}).setdefault(d.name, info)
+            for a in index.assignments:
+                jfile.assigns.setdefault((a.scope, a.target), []).append(a)
+        self._bases_cache: dict[str, list[tuple[str, Value]]] = {}
+        self._unknown_bases: set[str] = set()
+        self._type_cache: dict[tuple[str, str, str], Value | None] = {}
+        self._subtypes: dict[str, list[str]] | None = None
+        self._ext_subtypes: dict[str, list[str]] | None = None
+        self._depth = 0
+
+    def _add_import(self, jfile: _File, imp: Import) -> None:
+        if imp.kind == "package":
+            jfile.package = imp.module
+        elif imp.kind == "import":
+            if imp.star:
+                jfile.on_demand.append(imp.module)
+            elif imp.name:
+                jfile.single.setdefault(imp.name, f"{imp.module}.{imp.name}")
+        elif imp.kind == "static":
+            if imp.star:
+                jfile.static_on_demand.append(imp.module)
+            elif imp.name:
+                jfile.static_single.setdefault(imp.name, []).append(imp.module)
+
+    # ---- the whole run -------------------------------------------------------------------------
+    def link(self) -> None:
+        for path, jfile in self.files.items():
+            self.builder.node(module_node(path, LANGUAGE))
+            for info in jfile.defs.values():
+                self.builder.node(node_for(info))
+        for jfile in self.files.values():
+            for info in jfile.defs.values():
+                if info.definition.kind in _TYPE_KINDS:
+                    self._class_edges(jfile, info)
+            for call in jfile.index.calls:
+                self._call(jfile, call)
+            for ref in jfile.index.references:
+                self._reference(jfile, ref)
+
+    def _caller(self, jfile: _File, scope: str) -> str:
+        current = scope
+        while current:
+            info = jfile.defs.get(current)
+            if info is not None:
+                return info.key
+            current = current.rpartition(".")[0]
+        return jfile.path
+
+    # ---- types ---------------------------------------------------------------------------------
+    def resolve_type(self, jfile: _File, scope: str, text: str) -> Value | None:
+        """The type a written name stands for in ``scope``: a definition or an external key."""
+        cache_key = (jfile.path, scope, text)
+        if cache_key in self._type_cache:
+            return self._type_cache[cache_key]
+        self._type_cache[cache_key] = None  # a cycle through bases stops here
+        found = self._resolve_type(jfile, scope, text)
+        self._type_cache[cache_key] = found
+        return found
+
+    def _resolve_type(self, jfile: _File, scope: str, text: str) -> Value | None:
+        parts = text.split(".")
+        value = self._simple_type(jfile, scope, parts[0])
+        rest = parts[1:]
+        if value is None:
+            # a fully qualified name: the longest prefix that names a type of the project
+            for cut in range(len(parts), 0, -1):
+                info = self.fqn.get(".".join(parts[:cut]))
+                if info is not None:
+                    value, rest = Value("def", info.key), parts[cut:]
+                    break
+            else:
+                if len(parts) > 1 and parts[0][:1].islower():
+                    cut = next((i for i, p in enumerate(parts) if p[:1].isupper()), len(parts) - 1)
+                    return Value(
+                        "ext", keys.join(keys.external(".".join(parts[:cut]), LANGUAGE), *parts[cut:])
+                    )
+                return None
+        for part in rest:
+            value = self._member_type(value, part)
+            if value is None:
+                return None
+        return value
+
+    def _member_type(self, value: Value, name: str) -> Value | None:
+        if value.kind == "ext":
+            return Value("ext", keys.join(value.key, name))
+        info = self.defs[value.key]
+        for owner in self._ancestors(info.key):
+            owner_info = self.defs[owner]
+            nested = self.files[owner_info.path].defs.get(f"{owner_info.qualname}.{name}")
+            if nested is not None and nested.definition.kind in _TYPE_KINDS:
+                return Value("def", nested.key)
+        return None
+
+    def _simple_type(self, jfile: _File, scope: str, name: str) -> Value | None:
+        # member types of the enclosing types (and of their supertypes), innermost first
+        current = scope
+        while current:
+            info = jfile.defs.get(current)
+            if info is not None and info.definition.kind in _TYPE_KINDS:
+                if info.definition.name == name:
+                    return Value("def", info.key)
+                nested = self._member_type(Value("def", info.key), name)
+                if nested is not None:
+                    return nested
+            local = jfile.defs.get(f"{current}.{name}")
+            if local is not None and local.definition.kind in _TYPE_KINDS:
+                return Value("def", local.key)
+            current = current.rpartition(".")[0]
+        top = jfile.defs.get(name)
+        if top is not None and top.definition.kind in _TYPE_KINDS:
+            return Value("def", top.key)
+        qualified = jfile.single.get(name)
+        if qualified is not None:
+            return self._qualified(qualified)
+        same = self.packages.get(jfile.package, {}).get(name)
+        if same is not None:
+            return Value("def", same.key)
+        for package in jfile.on_demand:
+            info = self.packages.get(package, {}).get(name) or self.fqn.get(f"{package}.{name}")
+            if info is not None:
+                return Value("def", info.key)
+        if name in JAVA_LANG:
+            return Value("ext", f"java//lang//{name}")
+        for package in jfile.on_demand:
+            if name in JDK_PACKAGES.get(package, ()):
+                return Value("ext", keys.join(keys.external(package, LANGUAGE), name))
+        # not known: a class of an external package imported on demand, or of a file the index
+        # does not hold; which one is a guess, so the name stays unresolved
+        return None
+
+    def _qualified(self, qualified: str) -> Value:
+        info = self.fqn.get(qualified)
+        if info is not None:
+            return Value("def", info.key)
+        parts = qualified.split(".")
+        cut = next((i for i, p in enumerate(parts) if p[:1].isupper()), len(parts) - 1)
+        return Value("ext", keys.join(keys.external(".".join(parts[:cut]), LANGUAGE), *parts[cut:]))
+
+    # ---- hierarchy -----------------------------------------------------------------------------
+    def _bases(self, cls: str) -> list[tuple[str, Value]]:
+        """(relation, base) of a type, in the written order; computed once."""
+        cached = self._bases_cache.get(cls)
+        if cached is not None:
+            return cached
+        self._bases_cache[cls] = []
+        info = self.defs[cls]
+        jfile = self.files[info.path]
+        found: list[tuple[str, Value]] = []
+        for base in info.definition.bases:
+            relation = "extends"
+            if base.startswith("implements:"):
+                relation, base = "implements", base.removeprefix("implements:")
+            value = self.resolve_type(jfile, info.qualname, base)
+            if value is None:
+                self._unknown_bases.add(cls)
+            elif value.key != cls:
+                found.append((relation, value))
+        self._bases_cache[cls] = found
+        return found
+
+    def _complete(self, cls: str) -> bool:
+        """Whether every supertype of the type resolved (else what it inherits is unknown)."""
+        return not any(owner in self._unknown_bases for owner in self._ancestors(cls))
+
+    def _ancestors(self, cls: str) -> list[str]:
+        """The type and its first-party supertypes, breadth first, superclass before interfaces."""
+        order = [cls]
+        index = 0
+        while index < len(order) and len(order) < 128:
+            for _relation, base in self._bases(order[index]):
+                if base.kind == "def" and base.key not in order:
+                    order.append(base.key)
+            index += 1
+        return order
+
+    def _external_ancestors(self, cls: str) -> list[str]:
+        found: list[str] = []
+        for owner in self._ancestors(cls):
+            for _relation, base in self._bases(owner):
+                if base.kind == "ext" and base.key not in found:
+                    found.append(base.key)
+        return found
+
+    def subtypes(self) -> dict[str, list[str]]:
+        if self._subtypes is None:
+            table: dict[str, list[str]] = {}
+            ext: dict[str, list[str]] = {}
+            for cls in sorted(k for k, i in self.defs.items() if i.definition.kind in _TYPE_KINDS):
+                for _relation, base in self._bases(cls):
+                    (table if base.kind == "def" else ext).setdefault(base.key, []).append(cls)
+            self._subtypes, self._ext_subtypes = table, ext
+        return self._subtypes
+
+    def _all_subtypes(self, cls: str, external: bool = False) -> list[str]:
+        table = self.subtypes()
+        assert self._ext_subtypes is not None
+        start = (self._ext_subtypes if external else table).get(cls, [])
+        seen: dict[str, None] = {}
+        stack = list(reversed(start))
+        while stack and len(seen) < 10_000:
+            sub = stack.pop()
+            if sub in seen or sub == cls:
+                continue
+            seen[sub] = None
+            stack.extend(reversed(table.get(sub, [])))
+        return list(seen)
+
+    def _declared(self, cls: str, name: str) -> DefInfo | None:
+        info = self.defs[cls]
+        member = self.files[info.path].defs.get(f"{info.qualname}.{name}")
+        if member is not None and member.definition.kind in ("method", "constructor"):
+            return member
+        return None
+
+    def find_method(self, cls: str, name: str) -> DefInfo | str | None:
+        """The method ``name`` a type declares or inherits (a definition), else the key of the
+        external supertype's method, else None."""
+        for owner in self._ancestors(cls):
+            member = self._declared(owner, name)
+            if member is not None:
+                return member
+        inherited = self._external_method(cls, name)
+        if inherited is not None or not self._complete(cls):
+            return inherited
+        kind = self.defs[cls].definition.kind
+        if kind == "enum" and name in ENUM_METHODS:
+            return f"java//lang//Enum//{name}"
+        if name in OBJECT_METHODS:
+            return f"java//lang//Object//{name}"
+        return None
+
+    def _external_method(self, cls: str, name: str) -> str | None:
+        """The key of a method a type inherits from an external supertype: its external superclass
+        (the nearest), else its one external interface; with several, which one is unknown."""
+        for owner in self._ancestors(cls):
+            for relation, base in self._bases(owner):
+                if (
+                    relation == "extends"
+                    and base.kind == "ext"
+                    and self.defs[owner].definition.kind != "interface"
+                ):
+                    return keys.join(base.key, name)
+        external = self._external_ancestors(cls)
+        if len(external) == 1:
+            return keys.join(external[0], name)
+        return None
+
+    def _class_edges(self, jfile: _File, info: DefInfo) -> None:
+        site = Site(jfile.path, info.definition.line, info.definition.column)
+        for relation, base in self._bases(info.key):
+            target = base.key if base.kind == "def" else self.builder.external(base.key, LANGUAGE)
+            self.builder.edge(info.key, target, relation, relation, site)
+        # the override rule: the class refers to each method that overrides a supertype's
+        ancestors = self._ancestors(info.key)[1:]
+        external = bool(self._external_ancestors(info.key))
+        prefix = info.qualname + "."
+        for qualname, member in jfile.defs.items():
+            d = member.definition
+            if d.kind != "method" or not qualname.startswith(prefix) or "." in qualname[len(prefix) :]:
+                continue
+            if "static" in d.decorators:
+                continue
+            overrides = any(self._declared(a, d.name) is not None for a in ancestors) or (
+                external and ("Override" in d.decorators or "java.lang.Override" in d.decorators)
+            )
+            if overrides:
+                self.builder.edge(info.key, member.key, "references", "reference",
+                                  Site(jfile.path, d.line, d.column), via="override")  # fmt: skip
+        # a class whose constructors call no super(..) runs its superclass's initialization
+        superclass = next((b for r, b in self._bases(info.key) if r == "extends"), None)
+        if superclass is not None and superclass.kind == "def" and info.definition.kind == "class":
+            ctor = f"{info.qualname}.<init>"
+            explicit = any(c.scope == ctor and c.callee in ("super", "this") for c in jfile.index.calls)
+            if not explicit:
+                # the implicit super(): from the constructor, else from the class (at its end, so
+                # the site differs from the extends edge's)
+                own = jfile.defs.get(ctor)
+                if own is not None:
+                    at = Site(jfile.path, own.definition.line, own.definition.column)
+                    self._construct(own.key, at, superclass.key, "direct")
+                else:
+                    at = Site(jfile.path, info.definition.end_line, 0)
+                    self._construct(info.key, at, superclass.key, "direct")
+
+    def _construct(self, caller: str, site: Site, cls: str, kind: str) -> None:
+        self.builder.edge(caller, cls, "calls", kind, site)
+        ctor = self._declared(cls, "<init>")
+        if ctor is not None:
+            self.builder.edge(caller, ctor.key, "calls", kind, site)
+
+    # ---- values --------------------------------------------------------------------------------
+    def _enclosing_types(self, jfile: _File, scope: str) -> list[DefInfo]:
+        found = []
+        current = scope
+        while current:
+            info = jfile.defs.get(current)
+            if info is not None and info.definition.kind in _TYPE_KINDS:
+                found.append(info)
+            current = current.rpartition(".")[0]
+        return found
+
+    def _local(self, jfile: _File, scope: str, name: str, line: int) -> _Ty | bool | None:
+        """The type of a local or parameter ``name``; False when none is bound."""
+        current = scope
+        while current:
+            info = jfile.defs.get(current)
+            if info is not None and info.definition.kind in _TYPE_KINDS:
+                break
+            assigns = jfile.assigns.get((current, name))
+            if assigns:
+                best = max((a for a in assigns if a.line <= line), key=lambda a: a.line, default=None)
+                if best is not None:
+                    return self._assigned(jfile, current, best)
+            if info is not None:
+                for param in info.definition.params:
+                    if param.name == name:
+                        return self._instance(jfile, current, param.type) if param.type else None
+            current = current.rpartition(".")[0]
+        return False
+
+    def _assigned(self, jfile: _File, scope: str, a: Assignment) -> _Ty | None:
+        kind, _, text = a.value.partition(":")
+        if kind == "type":
+            return self._instance(jfile, scope, text)
+        if kind == "name":
+            self._depth += 1
+            try:
+                if self._depth > self.max_hops * 4:
+                    return None
+                return self._eval(jfile, scope, text, a.line - 1)
+            finally:
+                self._depth -= 1
+        return None
+
+    def _instance(self, jfile: _File, scope: str, text: str) -> _Ty | None:
+        value = self.resolve_type(jfile, scope, text)
+        return _Ty(value) if value is not None else None
+
+    def _field(self, ty: _Ty, name: str) -> _Ty | None:
+        if ty.value.kind == "ext":
+            known = KNOWN_RESULTS.get(keys.join(ty.value.key, name))
+            return _Ty(Value("ext", known)) if known else _EXTERN
+        if ty.value.kind != "def":
+            return None
+        if name == "length" and not ty.static:
+            return None
+        for owner in self._ancestors(ty.value.key):
+            info = self.defs[owner]
+            assigns = self.files[info.path].assigns.get((info.qualname, f"this.{name}"))
+            if assigns:
+                return self._instance(
+                    self.files[info.path], info.qualname, assigns[0].value.removeprefix("type:")
+                )
+        nested = self._member_type(ty.value, name)
+        if nested is not None:
+            return _Ty(nested, static=True)
+        return None
+
+    def _field_in_scope(self, jfile: _File, scope: str, name: str) -> _Ty | None:
+        for info in self._enclosing_types(jfile, scope):
+            found = self._field(_Ty(Value("def", info.key)), name)
+            if found is not None and not found.static:
+                return found
+        return None
+
+    def _returns(self, method: DefInfo) -> _Ty | None:
+        if not method.definition.returns:
+            return None
+        scope = method.qualname.rpartition(".")[0]
+        return self._instance(self.files[method.path], scope, method.definition.returns[0])
+
+    def _method_result(self, ty: _Ty, name: str) -> _Ty | None:
+        if ty is _EXTERN:
+            return _EXTERN
+        if ty.value.kind == "ext":
+            key = keys.join(ty.value.key, name)
+            known = KNOWN_RESULTS.get(key)
+            if known:
+                return _Ty(Value("ext", known))
+            if name in _SELF_RETURNING.get(ty.value.key, ()):
+                return _Ty(ty.value)
+            if name == "toString":
+                return _Ty(Value("ext", "java//lang//String"))
+            return _EXTERN
+        found = self.find_method(ty.value.key, name)
+        if isinstance(found, DefInfo):
+            return self._returns(found)
+        if isinstance(found, str):
+            return self._method_result(_Ty(Value("ext", found.rpartition(keys.SEP)[0])), name)
+        return None
+
+    def _unqualified_method(
+        self, jfile: _File, scope: str, name: str
+    ) -> tuple[DefInfo | str | None, str | None]:
+        """The method an unqualified call names, and the class whose instance runs it."""
+        enclosing = self._enclosing_types(jfile, scope)
+        for info in enclosing:
+            for owner in self._ancestors(info.key):
+                member = self._declared(owner, name)
+                if member is not None:
+                    return member, info.key
+        for owner in jfile.static_single.get(name, ()):
+            value = self.resolve_type(jfile, scope, owner) or self._qualified(owner)
+            if value.kind == "def":
+                imported = self.find_method(value.key, name)
+                if imported is not None:
+                    return imported, None
+            else:
+                return keys.join(value.key, name), None
+        if not all(self._complete(info.key) for info in enclosing):
+            return None, None  # an unknown supertype may give it
+        external = []
+        for owner in jfile.static_on_demand:
+            value = self.resolve_type(jfile, scope, owner) or self._qualified(owner)
+            if value.kind == "def":
+                member = self._declared(value.key, name)
+                if member is not None:
+                    return member, None
+            else:
+                external.append(value.key)
+        if len(external) == 1:
+            return keys.join(external[0], name), None
+        for info in enclosing:  # an external supertype's method, an enum's or Object's
+            inherited = self.find_method(info.key, name)
+            if inherited is not None:
+                return inherited, info.key
+        return None, None
+
+    def _eval(self, jfile: _File, scope: str, chain: str, line: int) -> _Ty | None:
+        """The receiver a chain stands for (``a.b().c``, ``(T)``, ``this``)."""
+        segments = _split_chain(chain)
+        if not segments:
+            return None
+        head = segments[0]
+        ty: _Ty | None
+        position = 1
+        if head.startswith("(") and head.endswith(")"):
+            ty = self._instance(jfile, scope, head[1:-1])
+        elif head == "this":
+            types = self._enclosing_types(jfile, scope)
+            ty = _Ty(Value("def", types[0].key)) if types else None
+        elif head == "super":
+            ty = self._super_of(jfile, scope)
+        elif head.endswith("()"):
+            found, _owner = self._unqualified_method(jfile, scope, head[:-2])
+            ty = self._result_of(found)
+        else:
+            local = self._local(jfile, scope, head, line)
+            if local is not False:
+                ty = local if isinstance(local, _Ty) else None
+            else:
+                ty = self._field_in_scope(jfile, scope, head)
+                if ty is None:
+                    # a type (a static call), or a package prefix of a qualified name
+                    ty, position = self._type_prefix(jfile, scope, segments)
+        while ty is not None and position < len(segments):
+            segment = segments[position]
+            position += 1
+            if segment == "this":  # Outer.this
+                ty = _Ty(ty.value)
+            elif segment == "super":
+                ty = _Ty(ty.value, static=True)
+            elif segment.endswith("()"):
+                ty = self._method_result(ty, segment[:-2])
+            else:
+                ty = self._field(ty, segment)
+        return ty
+
+    def _type_prefix(self, jfile: _File, scope: str, segments: list[str]) -> tuple[_Ty | None, int]:
+        names: list[str] = []
+        for index, segment in enumerate(segments):
+            if segment.endswith("()") or segment.startswith("("):
+                break
+            names.append(segment)
+            value = self.resolve_type(jfile, scope, ".".join(names))
+            if value is not None and (value.kind == "def" or segment[:1].isupper()):
+                return _Ty(value, static=True), index + 1
+        return None, len(segments)
+
+    def _super_of(self, jfile: _File, scope: str) -> _Ty | None:
+        types = self._enclosing_types(jfile, scope)
+        if not types:
+            return None
+        for relation, base in self._bases(types[0].key):
+            if relation == "extends":
+                return _Ty(base, static=True)
+        return _Ty(Value("ext", "java//lang//Object"), static=True)
+
+    def _result_of(self, found: DefInfo | str | None) -> _Ty | None:
+        if isinstance(found, DefInfo):
+            return self._returns(found)
+        if isinstance(found, str):
+            owner, _, name = found.rpartition(keys.SEP)
+            return self._method_result(_Ty(Value("ext", owner)), name)
+        return None
+
+    # ---- calls ---------------------------------------------------------------------------------
+    def _call(self, jfile: _File, call: Call) -> None:
+        caller = self._caller(jfile, call.scope)
+        site = Site(jfile.path, call.line, call.column)
+        if call.new:
+            self._new(jfile, caller, site, call)
+            return
+        if call.name == "<init>":
+            self._explicit_constructor(jfile, caller, site, call)
+            return
+        if call.receiver is None:
+            found, owner = self._unqualified_method(jfile, call.scope, call.name)
+            if found is None:
+                self._unresolved(caller, site, "no-definition", call.name, call.text)
+            elif (
+                owner is not None
+                and isinstance(found, DefInfo)
+                and "static" not in found.definition.decorators
+            ):
+                self._virtual(caller, site, owner, call, found)
+            else:
+                self._edge_to(caller, site, found, "direct")
+            return
+        if call.receiver == "<expr>":
+            self._unknown(caller, site, call, "unknown-receiver")
+            return
+        if call.super_call:
+            self._super_call(jfile, caller, site, call)
+            return
+        ty = self._eval(jfile, call.scope, call.receiver, call.line)
+        if ty is None:
+            self._unknown(caller, site, call, "unknown-receiver")
+            return
+        if ty is _EXTERN:
+            self._unresolved(caller, site, "no-dependency-source", call.name, call.text)
+            return
+        if ty.value.kind == "ext":
+            key = self.builder.external(keys.join(ty.value.key, call.name), LANGUAGE)
+            self.builder.edge(caller, key, "calls", "direct" if ty.static else "member", site)
+            if not ty.static:
+                self._external_cha(caller, site, ty.value.key, call)
+            return
+        found = self.find_method(ty.value.key, call.name)
+        if ty.static:
+            if found is None:
+                self._unresolved(caller, site, "no-definition", call.name, call.text)
+            else:
+                self._edge_to(caller, site, found, "member")
+            return
+        self._virtual(caller, site, ty.value.key, call, found)
+
+    def _edge_to(self, caller: str, site: Site, found: DefInfo | str, kind: str) -> None:
+        if isinstance(found, DefInfo):
+            self.builder.edge(caller, found.key, "calls", kind, site)
+        else:
+            self.builder.edge(caller, self.builder.external(found, LANGUAGE), "calls", kind, site)
+
+    def _virtual(self, caller: str, site: Site, cls: str, call: Call, found: DefInfo | str | None) -> None:
+        """A call on an instance of static type ``cls``: the member and the overrides (cha)."""
+        name = call.name
+        overrides: list[str] = []
+        for sub in self._all_subtypes(cls):
+            member = self.find_method(sub, name)
+            concrete = isinstance(member, DefInfo) and "abstract" not in member.definition.decorators
+            if (
+                concrete
+                and isinstance(member, DefInfo)
+                and (not isinstance(found, DefInfo) or member.key != found.key)
+            ):
+                overrides.append(member.key)
+        overrides = list(dict.fromkeys(overrides))
+        abstract = isinstance(found, DefInfo) and "abstract" in found.definition.decorators
+        if found is not None and not (abstract and overrides):
+            self._edge_to(caller, site, found, "member")
+        if len(overrides) > MAX_CHA:
+            self._unresolved(caller, site, "limit", name, call.text)
+            return
+        for target in overrides:
+            self.builder.edge(caller, target, "calls", "cha", site)
+        if isinstance(found, str):
+            return
+        if found is None and not overrides:
+            if self._is_record_component(cls, name):
+                return
+            interface = (
+                self.defs[cls].definition.kind == "interface"
+                or "abstract" in self.defs[cls].definition.decorators
+            )
+            self._unresolved(
+                caller, site, "interface-receiver" if interface else "no-definition", name, call.text
+            )
+        elif abstract and not overrides:
+            self._unresolved(caller, site, "interface-receiver", name, call.text)
+
+    def _is_record_component(self, cls: str, name: str) -> bool:
+        info = self.defs[cls]
+        return info.definition.kind == "record" and any(p.name == name for p in info.definition.params)
+
+    def _external_cha(self, caller: str, site: Site, ext: str, call: Call) -> None:
+        """The project's implementations of an external type's method."""
+        targets = []
+        for sub in self._all_subtypes(ext, external=True):
+            member = self.find_method(sub, call.name)
+            if isinstance(member, DefInfo) and "abstract" not in member.definition.decorators:
+                targets.append(member.key)
+        targets = list(dict.fromkeys(targets))
+        if len(targets) > MAX_CHA:
+            self._unresolved(caller, site, "limit", call.name, call.text)
+            return
+        for target in targets:
+            self.builder.edge(caller, target, "calls", "cha", site)
+
+    def _super_call(self, jfile: _File, caller: str, site: Site, call: Call) -> None:
+        receiver = call.receiver or "super"
+        if receiver == "super":
+            base = self._super_of(jfile, call.scope)
+        else:  # I.super.m(): the default method of the interface I
+            value = self.resolve_type(jfile, call.scope, receiver.removesuffix(".super"))
+            base = _Ty(value, static=True) if value is not None else None
+        if base is None:
+            self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
+            return
+        if base.value.kind == "ext":
+            key = self.builder.external(keys.join(base.value.key, call.name), LANGUAGE)
+            self.builder.edge(caller, key, "calls", "member", site)
+            return
+        found = self.find_method(base.value.key, call.name)
+        if found is None:
+            self._unresolved(caller, site, "no-definition", call.name, call.text)
+        else:
+            self._edge_to(caller, site, found, "member")
+
+    def _new(self, jfile: _File, caller: str, site: Site, call: Call) -> None:
+        value = self.resolve_type(jfile, call.scope, call.callee)
+        if value is None:
+            self._unresolved(caller, site, "no-definition", call.name, call.text)
+            return
+        if value.kind == "ext":
+            self.builder.edge(caller, self.builder.external(value.key, LANGUAGE), "calls", "direct", site)
+            return
+        self._construct(caller, site, value.key, "direct")
+
+    def _explicit_constructor(self, jfile: _File, caller: str, site: Site, call: Call) -> None:
+        types = self._enclosing_types(jfile, call.scope)
+        if not types:
+            return
+        if call.callee == "this":
+            ctor = self._declared(types[0].key, "<init>")
+            if ctor is not None:
+                self.builder.edge(caller, ctor.key, "calls", "direct", site)
+            return
+        base = next((b for r, b in self._bases(types[0].key) if r == "extends"), None)
+        if base is None:
+            if types[0].key in self._unknown_bases:  # a superclass no import names
+                written = types[0].definition.bases[0] if types[0].definition.bases else ""
+                self._unresolved(caller, site, "no-definition", written.rsplit(".", 1)[-1], call.text)
+            return  # else java.lang.Object's constructor
+        if base.kind == "ext":
+            self.builder.edge(caller, self.builder.external(base.key, LANGUAGE), "calls", "direct", site)
+            return
+        self._construct(caller, site, base.key, "direct")
+
+    def _reference(self, jfile: _File, ref: Reference) -> None:
+        caller = self._caller(jfile, ref.scope)
+        owner, _, member = ref.name.rpartition("::")
+        site = Site(jfile.path, ref.line, ref.column)
+        if owner in ("this", "super"):
+            ty = self._eval(jfile, ref.scope, owner, ref.line)
+        else:
+            value = self.resolve_type(jfile, ref.scope, owner)
+            ty = (
+                _Ty(value, static=True)
+                if value is not None
+                else self._eval(jfile, ref.scope, owner, ref.line)
+            )
+        if ty is None or ty is _EXTERN:
+            return
+        if member == "new":
+            if ty.value.kind == "def":
+                self.builder.edge(caller, ty.value.key, "references", "reference", site)
+                ctor = self._declared(ty.value.key, "<init>")
+                if ctor is not None:
+                    self.builder.edge(caller, ctor.key, "references", "reference", site)
+            return
+        if ty.value.kind == "ext":
+            key = self.builder.external(keys.join(ty.value.key, member), LANGUAGE)
+            self.builder.edge(caller, key, "references", "reference", site)
+            return
+        found = self.find_method(ty.value.key, member)
+        targets = [found.key] if isinstance(found, DefInfo) else []
+        for sub in self._all_subtypes(ty.value.key)[:MAX_CHA]:
+            override = self._declared(sub, member)
+            if override is not None:
+                targets.append(override.key)
+        for target in dict.fromkeys(targets):
+            self.builder.edge(caller, target, "references", "reference", site)
+
+    def _unknown(self, caller: str, site: Site, call: Call, reason: str) -> None:
+        self._unresolved(caller, site, reason, call.name, call.text)
+        if call.name in COMMON_METHODS:
+            return
+        candidates = self._by_name().get(call.name, [])
+        if 0 < len(candidates) <= MAX_NAME_CANDIDATES:
+            for info in candidates:
+                self.builder.edge(caller, info.key, "calls", "name", site)
+
+    def _by_name(self) -> dict[str, list[DefInfo]]:
+        cached: dict[str, list[DefInfo]] | None = getattr(self, "_by_name_cache", None)
+        if cached is not None:
+            return cached
+        table: dict[str, list[DefInfo]] = {}
+        for info in self.defs.values():
+            d = info.definition
+            if d.kind == "method" and "abstract" not in d.decorators:
+                table.setdefault(d.name, []).append(info)
+        self._by_name_cache = table
+        return table
+
+    def _unresolved(self, caller: str, site: Site, reason: str, name: str, text: str) -> None:
+        self.builder.unresolved_site(Unresolved(caller, site, reason, name, text))
+
+
+_SEGMENT = re.compile(r"\([^()]*\)|[^.()]+(?:\(\))?")
+
+
+def _split_chain(chain: str) -> list[str]:
+    """``a.b().(T)`` -> ``["a", "b()", "(T)"]``: dots inside ``(T)`` stay."""
+    return _SEGMENT.findall(chain)
+
+
+def make_linker(indexes: Sequence[FileIndex], builder: GraphBuilder, context: LinkContext) -> JavaLinker:
+    return JavaLinker(indexes, builder, context)
