@@ -30,6 +30,7 @@ lint: $(TEST_STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/index_bench.py
+	$(BIN)/python bench/query_bench.py
 
 clean:
 	rm -rf $(VENV) .projectgraph build *.egg-info

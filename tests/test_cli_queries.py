@@ -182,8 +182,7 @@ TEXT_CASES: list[tuple[list[str], int, str, str]] = [
     (
         ["search", "http request", "--limit", "2"],
         0,
-        "function    app/http.py//parseHTTPRequest  app/http.py:1  def parseHTTPRequest(raw)\n"
-        "function    app/http.py//parse_http_response  app/http.py:6  def parse_http_response(raw)\n",
+        "function    app/http.py//parseHTTPRequest  app/http.py:1  def parseHTTPRequest(raw)\n",
         KEYWORD_ONLY,
     ),
     (

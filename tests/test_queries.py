@@ -407,6 +407,27 @@ def test_search_ranks_the_exact_name_first(calls: QueryEngine) -> None:
     assert keys_of(calls.search("Order.total")["results"])[0] == "app/models.py//Order//total"
 
 
+def test_search_puts_a_top_level_definition_before_methods_of_the_name(calls: QueryEngine) -> None:
+    assert keys_of(calls.search("validate", limit=2)["results"]) == [
+        "app/http.py//validate",
+        "app/models.py//Record//validate",
+    ]
+
+
+def test_search_wants_every_word_and_falls_back_to_any(calls: QueryEngine) -> None:
+    # every word: parseHTTPRequest has "http" but not "response"
+    assert keys_of(calls.search("http response")["results"]) == ["app/http.py//parse_http_response"]
+    # the last word is a prefix: "handl" finds handle, handle_error and handler_for
+    assert set(keys_of(calls.search("handl")["results"])) == {
+        "app/http.py//handle",
+        "app/http.py//handle_error",
+        "app/http.py//handler_for",
+    }
+    # no symbol has both words: any of them will do
+    fallback = keys_of(calls.search("parse nothingness")["results"])
+    assert set(fallback[:2]) == {"app/http.py//parseHTTPRequest", "app/http.py//parse_http_response"}
+
+
 def test_search_limit_and_no_match(calls: QueryEngine) -> None:
     assert len(calls.search("app", limit=2)["results"]) == 2
     assert calls.search("zzzqqq")["results"] == []

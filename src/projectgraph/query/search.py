@@ -3,14 +3,17 @@ signatures and doc comments; semantic similarity when the optional ``semantic`` 
 installed; the two fused by reciprocal rank in ``hybrid`` mode. Without the extra, hybrid is
 keyword-only and the answer says so in ``semantic``.
 
-Ranking: every definition whose name or qualified name is exactly the query comes first (looked
-up by name, so BM25 cannot push it out of the candidates), first-party before external; then one
-whose name matches but for case; then the BM25 order (names weigh 10, qualified names 5,
-signatures 2, doc comments 1). ``score`` is the BM25 score (higher is better).
+Matching: the query is split into words as names are (``parseHTTPRequest`` -> parse, http,
+request); a symbol matches when it has every word (the last one as a prefix), or, when no symbol
+has them all, any of them. Ranking: every definition whose name or qualified name is exactly the
+query comes first (looked up by name, so BM25 cannot push it out of the candidates), first-party
+before external; then one whose name matches but for case; then the BM25 order (names weigh 10,
+qualified names 5, signatures 2, doc comments 1). ``score`` is the BM25 score (higher is better).
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any
 
@@ -20,11 +23,23 @@ MODES = ("keyword", "semantic", "hybrid")
 RRF_K = 60
 
 
-def _expression(text: str) -> str:
-    words = sql.search_words(text).split()
-    if not words:
-        return ""
-    return " OR ".join(f'"{w}"*' for w in words)
+_PART = re.compile(r"[A-Za-z0-9]+")
+
+
+def _words(text: str) -> list[str]:
+    """The query's words as the index splits names: ``parseHTTPRequest`` -> parse, http, request."""
+    words: list[str] = []
+    for part in _PART.findall(text):
+        pieces = sql.search_words(part).split()
+        words.extend(pieces[1:] if len(pieces) > 1 else pieces)
+    return list(dict.fromkeys(words))
+
+
+def _expression(words: list[str], joiner: str) -> str:
+    """An FTS5 query of the words; the last one, of three letters or more, is a prefix
+    (``request`` finds ``requests``; a shorter one would expand to half the index)."""
+    last = f'"{words[-1]}"*' if len(words[-1]) >= 3 else f'"{words[-1]}"'
+    return f" {joiner} ".join([*(f'"{w}"' for w in words[:-1]), last])
 
 
 def _hit(row: tuple[Any, ...], score: float) -> dict[str, Any]:
@@ -43,15 +58,18 @@ def _hit(row: tuple[Any, ...], score: float) -> dict[str, Any]:
 
 def keyword(connection: sqlite3.Connection, text: str, limit: int) -> list[dict[str, Any]]:
     query = text.strip()
-    expression = _expression(query)
-    if not expression:
+    words = _words(query)
+    if not words:
         return []
     exact = sql.nodes_named(connection, query, limit)
-    rows = sql.fts_search(connection, expression, max(limit * 5, 50))
+    # every word must match; only when nothing does, any word may (BM25 over the union of common
+    # words' matches costs tens of milliseconds on a large project, so it is the fallback)
+    expression = _expression(words, "AND")
+    first = [row[0] for row in exact]
+    rows = sql.fts_search(connection, expression, max(limit * 5, 50), first)
+    if not rows and not exact and len(words) > 1:
+        rows = sql.fts_search(connection, _expression(words, "OR"), max(limit * 5, 50))
     scores = {row[0]: -float(row[-1]) for row in rows}
-    missing = [row[0] for row in exact if row[0] not in scores]
-    if missing:
-        scores.update((i, -s) for i, s in sql.fts_scores(connection, expression, missing).items())
     candidates = {row[0]: row[: len(row) - 1] for row in rows}
     for row in exact:
         candidates.setdefault(row[0], row)
@@ -63,12 +81,14 @@ def keyword(connection: sqlite3.Connection, text: str, limit: int) -> list[dict[
 
     def rank(row: tuple[Any, ...]) -> tuple[int, int, int]:
         name, qualname, kind = row[3], row[4], row[2]
-        if name == query or qualname == query:
+        if qualname == query:  # a top-level `reverse` before the methods named reverse
             tier = 0
-        elif name.lower() == lowered or qualname.lower() == lowered:
+        elif name == query:
             tier = 1
-        else:
+        elif name.lower() == lowered or qualname.lower() == lowered:
             tier = 2
+        else:
+            tier = 3
         return (tier, 1 if kind in ("external", "module") else 0, order[row[0]])
 
     ordered = sorted(candidates.values(), key=rank)[:limit]

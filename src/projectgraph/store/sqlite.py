@@ -585,28 +585,20 @@ _FTS_COLUMNS = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
 _BM25 = "bm25(nodes_fts, 10.0, 5.0, 2.0, 1.0)"  # words (split names), qualname, signature, doc
 
 
-def fts_search(connection: sqlite3.Connection, expression: str, limit: int) -> list[tuple[Any, ...]]:
-    """Full-text candidates by BM25 (names weigh most): (node row..., score), best first."""
+def fts_search(
+    connection: sqlite3.Connection, expression: str, limit: int, first: Iterable[int] = ()
+) -> list[tuple[Any, ...]]:
+    """Full-text matches by BM25 (names weigh most): (node row..., score), best first, except that
+    the matches among the nodes ``first`` come before all others. One statement: BM25's term
+    statistics cost a pass over each term's matches, so a second query would pay them again."""
+    preferred = sorted(set(first))
+    marks = ",".join("?" * len(preferred))
+    order = f"nodes_fts.rowid IN ({marks}) DESC, " if preferred else ""
     return connection.execute(
         f"SELECT {_FTS_COLUMNS}, {_BM25} AS score FROM nodes_fts "
-        "JOIN nodes n ON n.id = nodes_fts.rowid WHERE nodes_fts MATCH ? ORDER BY score, n.id LIMIT ?",
-        (expression, limit),
+        f"JOIN nodes n ON n.id = nodes_fts.rowid WHERE nodes_fts MATCH ? ORDER BY {order}score, n.id LIMIT ?",
+        (expression, *preferred, limit),
     ).fetchall()
-
-
-def fts_scores(connection: sqlite3.Connection, expression: str, ids: Iterable[int]) -> dict[int, float]:
-    """The BM25 score of each of the nodes ``ids`` that match ``expression``."""
-    wanted = sorted(set(ids))
-    scores: dict[int, float] = {}
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        for rowid, score in connection.execute(
-            f"SELECT rowid, {_BM25} FROM nodes_fts WHERE nodes_fts MATCH ? AND rowid IN ({marks})",
-            [expression, *chunk],
-        ):
-            scores[rowid] = score
-    return scores
 
 
 def nodes_named(connection: sqlite3.Connection, text: str, limit: int) -> list[tuple[Any, ...]]:
