@@ -15,7 +15,8 @@ def index(source: str, path: str = "m.py") -> FileIndex:
 
 def test_imports_of_every_form() -> None:
     fi = index(
-        "import os.path\nimport yaml as y\nfrom . import a\nfrom ..pkg.mod import b as c, d\nfrom m import *\n"
+        "import os.path\nimport yaml as y\nfrom . import a\n"
+        "from ..pkg.mod import b as c, d\nfrom m import *\n"
     )
     got = {(i.module, i.name, i.alias, i.level, i.star, i.bound) for i in fi.imports}
     assert got == {
@@ -85,4 +86,99 @@ def test_syntax_error_keeps_definitions_after_it() -> None:
 
 def test_json_round_trip() -> None:
     fi = index("class A:\n    def m(self, x: int = 1, *a, **k) -> 'A':\n        return A()\n")
+    assert FileIndex.from_json(fi.to_json()) == fi
+
+
+def test_imports_of_one_module_on_one_line_sort() -> None:
+    # `None` and text in one field of two imports once made sorting fail, and the file with it
+    fi = index("import os; from os import path; import os as o\n")
+    assert {(i.module, i.name, i.alias) for i in fi.imports} == {
+        ("os", None, None),
+        ("os", "path", None),
+        ("os", None, "o"),
+    }
+
+
+TRICKY = '''import os; import os as o
+from . import (a,
+    b as c)
+
+
+class K(Base, mixins.M, metaclass=Meta):
+    """Doc.
+
+    More."""
+    x: int = 5
+    f = lambda self: self.g()
+
+    @property
+    def p(self) -> "K":
+        return K()
+
+    @deco.attr(1)
+    async def m(self, a, b: int = 1, *args: str, c=None, **kw) -> Optional[K]:
+        super().m(a)
+        super(K, self).m()
+        None.__class__()
+        self . spaced (1)
+        self.g(  # a comment
+            a, b)
+        f(x)(y)
+        a.b().c(d)
+        [x][0]()
+        é = ñ.ü()
+        t = self.helper(a, b)
+        u = await self.fetch()
+        p, q = make(), self.other
+        return self.h
+
+
+def g(*, a, b=lambda x, y: x, c: "list[int]" = [], d: mod.T | None = None, /, e: Optional[X] = None):
+    getattr(a, b)
+    eval(b)
+    importlib.import_module("x." + b)
+    return call(a, *b, k=c)
+
+
+class Empty():
+    pass
+
+
+if __name__ == "__main__":
+    g()
+'''
+
+
+def test_fast_readers_agree_with_the_node_readers() -> None:
+    # A syntax error after the code makes the extractor read every field from the tree (its exact,
+    # slower path); the records of the code before the error must not change.
+    fast = index(TRICKY)
+    exact = index(TRICKY + "\nx = = 1 )\n")
+    assert not fast.syntax_errors and exact.syntax_errors
+    last = TRICKY.count("\n")
+    for field in ("imports", "exports", "definitions", "calls", "references", "assignments", "dynamic"):
+        kept = tuple(r for r in getattr(exact, field) if r.line <= last)
+        assert getattr(fast, field) == kept, field
+    assert fast.main_guard and exact.main_guard
+    defs = {d.qualname: d for d in fast.definitions}
+    assert defs["K"].bases == ("Base", "mixins.M")
+    assert [(p.name, p.type, p.default, p.variadic) for p in defs["K.m"].params] == [
+        ("self", None, False, ""),
+        ("a", None, False, ""),
+        ("b", "int", True, ""),
+        ("args", "str", False, "*"),
+        ("c", None, True, ""),
+        ("kw", None, False, "**"),
+    ]
+    calls = {(c.callee, c.receiver, c.name, c.args, c.super_call) for c in fast.calls}
+    assert ("super().m", "super()", "m", 1, True) in calls
+    assert ("self.spaced", "self", "spaced", 1, False) in calls
+    assert ("self.g", "self", "g", 2, False) in calls  # the comment is not an argument
+    assert ("a.b().c", "a.b()", "c", 1, False) in calls
+    assert ("<expr>.__class__", "<expr>", "__class__", 0, False) in calls
+
+
+def test_byte_form_round_trip() -> None:
+    fi = index(TRICKY)
+    assert FileIndex.from_bytes(fi.to_bytes()) == fi
     assert FileIndex.from_json(fi.to_json()) == fi

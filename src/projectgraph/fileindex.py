@@ -10,12 +10,21 @@ dataclasses: a large file holds tens of thousands of them, and tuples are built,
 pickled across the worker pool and encoded as JSON arrays in C, several times faster than frozen
 dataclasses (measured on Django: the store's JSON shrank from 60 MB to a third). ``FileIndex``
 itself is a frozen dataclass; ``to_json``/``from_json`` give its one deterministic, compact form.
+
+``to_bytes``/``from_bytes`` give the binary form the store keeps and the worker pool hands back:
+``marshal`` of plain tuples, which writes a string shared by many records once and reads back ten
+times faster than JSON (Django's 2,788 files: 31 MB, about 0.3 s to decode every index). Its format
+may change between Python versions, so ``CODEC`` names it with the record fields, and a stored row
+of another codec is a miss.
 """
 
 from __future__ import annotations
 
 import hashlib
+import marshal
+import sys
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, NamedTuple
 
 VERSION = 2
@@ -174,6 +183,14 @@ class FileIndex:
     def from_json(cls, data: dict[str, Any]) -> FileIndex:
         return _index_from_json(data)
 
+    def to_bytes(self) -> bytes:
+        """The binary form of ``CODEC``: what the store keeps and the worker pool hands back."""
+        return _index_to_bytes(self)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> FileIndex:
+        return _index_from_bytes(data)
+
 
 _RECORDS: tuple[tuple[str, Any], ...] = (
     ("imports", Import),
@@ -202,27 +219,84 @@ def _index_to_json(index: FileIndex) -> dict[str, Any]:
 
 
 def _index_from_json(data: dict[str, Any]) -> FileIndex:
-    kwargs: dict[str, Any] = {}
-    for name, cls in _RECORDS:
-        rows = data.get(name)
-        if not rows:
-            continue
-        if cls is Definition:
-            kwargs[name] = tuple(
-                Definition(*row[:8], tuple(row[8]), tuple(row[9]), tuple(Param(*p) for p in row[10]),
-                           tuple(row[11]), *row[12:])
-                for row in rows
-            )
-        else:
-            kwargs[name] = tuple(cls(*row) for row in rows)
+    rows = [data.get(name) or () for name, _ in _RECORDS]
+    rows[2] = [  # definitions: bases, decorators, params and returns are arrays
+        (*d[:8], tuple(d[8]), tuple(d[9]), tuple(map(_make_param, d[10])), tuple(d[11]), *d[12:])
+        for d in rows[2]
+    ]
+    imports, exports, definitions, calls, references, assignments, dynamic = (
+        tuple(map(make, found)) for make, found in zip(_MAKERS, rows, strict=True)
+    )
     return FileIndex(
         path=data["path"],
         language=data["language"],
         hash=data["hash"],
+        imports=imports,
+        exports=exports,
+        definitions=definitions,
+        calls=calls,
+        references=references,
+        assignments=assignments,
+        dynamic=dynamic,
         main_guard=data.get("main_guard", False),
         syntax_errors=data.get("syntax_errors", 0),
         flags=tuple(data.get("flags", ())),
-        **kwargs,
+    )
+
+
+CODEC = "marshal{}-py{}.{}-{}".format(
+    marshal.version,
+    *sys.version_info[:2],
+    hashlib.blake2b(
+        repr(
+            [list(FileIndex.__dataclass_fields__), *(c._fields for _, c in _RECORDS), Param._fields]
+        ).encode(),
+        digest_size=4,
+    ).hexdigest(),
+)
+"""The binary form's name: marshal's format, the Python that wrote it, and the record fields."""
+
+# tuple.__new__(cls, row) builds a NamedTuple from a row in C, without the generated __new__'s frame
+_MAKERS = tuple(partial(tuple.__new__, cls) for _, cls in _RECORDS)
+_make_param = partial(tuple.__new__, Param)
+
+
+def _index_to_bytes(index: FileIndex) -> bytes:
+    plain = tuple  # marshal takes exact tuples only, not NamedTuples
+    rows = [
+        [*map(plain, index.imports)],
+        [*map(plain, index.exports)],
+        [(*d[:10], [*map(plain, d[10])], *d[11:]) for d in index.definitions],
+        [*map(plain, index.calls)],
+        [*map(plain, index.references)],
+        [*map(plain, index.assignments)],
+        [*map(plain, index.dynamic)],
+    ]
+    head = (index.path, index.language, index.hash, index.main_guard, index.syntax_errors, tuple(index.flags))
+    return marshal.dumps((head, rows))
+
+
+def _index_from_bytes(data: bytes) -> FileIndex:
+    head, rows = marshal.loads(data)
+    rows[2] = [(*d[:10], tuple(map(_make_param, d[10])), *d[11:]) for d in rows[2]]  # definitions' params
+    imports, exports, definitions, calls, references, assignments, dynamic = (
+        tuple(map(make, found)) for make, found in zip(_MAKERS, rows, strict=True)
+    )
+    path, language, file_hash, main_guard, syntax_errors, flags = head
+    return FileIndex(
+        path,
+        language,
+        file_hash,
+        imports,
+        exports,
+        definitions,
+        calls,
+        references,
+        assignments,
+        dynamic,
+        main_guard,
+        syntax_errors,
+        flags,
     )
 
 
@@ -260,10 +334,46 @@ DEFAULT_TEST_PATHS: tuple[str, ...] = (
     "**/*.spec.ts",
     "**/*.spec.tsx",
     "**/*_test.go",
+    # the generic tier's conventions (a glob's "*" crosses folders)
+    "Tests/*.swift",
+    "**/Tests/*.swift",
+    "spec/*.rb",
+    "**/spec/*.rb",
+    "**/test_*.c",
+    "**/*_test.c",
+    "**/test_*.cc",
+    "**/*_test.cc",
+    "**/*_unittest.cc",
+    "**/test_*.cpp",
+    "**/*_test.cpp",
+    "**/*Test.cs",
+    "**/*Tests.cs",
+    "**/*_test.rb",
+    "**/*_spec.rb",
+    "**/*Test.php",
+    "**/*Test.kt",
+    "**/*Tests.kt",
+    "**/*Test.swift",
+    "**/*Tests.swift",
+    "**/*_test.dart",
+    "**/*_test.zig",
+    "**/test-*.R",
+    "**/test_*.R",
+    "**/test-*.r",
+    "**/test_*.r",
+    "**/*Test.m",
+    "**/test_*.m",
+    "**/test_*.lua",
+    "**/*_test.lua",
+    "**/*_spec.lua",
+    "**/*Test.scala",
+    "**/*Spec.scala",
+    "**/*Suite.scala",
 )
 
 __all__ = [
     "CALL_TEXT_MAX",
+    "CODEC",
     "DEFAULT_TEST_PATHS",
     "VERSION",
     "Assignment",

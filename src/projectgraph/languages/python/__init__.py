@@ -9,7 +9,17 @@ LANGUAGES = (
         grammar="python",
         extractor="projectgraph.languages.python.extract:extract",
         tier="deep",
-        edge_kinds=("direct", "import", "export", "member", "assignment", "cha", "name", "wildcard", "reference"),
+        edge_kinds=(
+            "direct",
+            "import",
+            "export",
+            "member",
+            "assignment",
+            "cha",
+            "name",
+            "wildcard",
+            "reference",
+        ),
         extracts=("imports", "definitions", "classes", "calls", "references", "assignments", "dynamic"),
     ),
 )

@@ -1,16 +1,29 @@
-"""Python extractor: one tree-sitter query, captures sorted by byte offset, scopes from a stack.
+"""Python extractor: one tree-sitter query, definitions sorted by byte offset, scopes by bisection.
 
 Scope rule: a call's scope is the nearest enclosing *function*; class bodies are transparent, since
 a class body runs when the code around it runs (at import for a top-level class). Decorators and
 default values run in the enclosing scope too, which falls out of the byte order: they precede the
 function node's body.
+
+How it stays fast (extraction costs about half of tree-sitter's parse): the query's ``matches()``
+hands each record its fields as captures, so Python asks the tree little (a node attribute costs
+as much as a dozen Python operations); callees and names are read from the source bytes between
+node offsets and accepted when they are plain ASCII name chains, and the node-walking readers
+(``_dotted``, ``_call_from_nodes``) handle every other form. Definitions are processed first, in
+byte order, with a stack; every other record finds its scope by bisecting their start offsets.
 """
 
 from __future__ import annotations
 
+import keyword
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
 
-from tree_sitter import Node, QueryCursor
+from tree_sitter import Node, Query, QueryCursor
 
 from projectgraph.fileindex import (
     CALL_TEXT_MAX,
@@ -24,7 +37,7 @@ from projectgraph.fileindex import (
     Param,
     Reference,
 )
-from projectgraph.languages.base import compiled_query, short_text
+from projectgraph.languages.base import grammar_language, short_text
 
 _DYNAMIC_CALLS = {"eval": "eval", "exec": "exec", "__import__": "__import__"}
 
@@ -32,6 +45,87 @@ _DYNAMIC_CALLS = {"eval": "eval", "exec": "exec", "__import__": "__import__"}
 def extract(tree: Any, source: bytes, path: str, file_hash: str) -> FileIndex:
     """Build the FileIndex of one parsed Python file."""
     return _Extractor(source).run(tree.root_node, path, file_hash)
+
+
+_KINDS = (
+    "def.function",
+    "def.class",
+    "def.lambda",
+    "decorated",
+    "call",
+    "decorator",
+    "import",
+    "import.from",
+    "assign",
+    "assign.augmented",
+    "guard",
+    "ref",
+    "ref.chain",
+    "return",
+    "error",
+)
+
+
+@cache
+def _query() -> tuple[Query, tuple[str, ...]]:
+    """The compiled query and the kind of each of its patterns (the capture named after a kind)."""
+    text = Path(__file__).with_name("queries.scm").read_text(encoding="utf-8")
+    query = Query(grammar_language("python"), text)
+    kinds = []
+    for index in range(query.pattern_count):
+        pattern = text[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
+        pattern = "\n".join(line.partition(";")[0] for line in pattern.splitlines())
+        names = {name for name in re.findall(r"@([\w.]+)", pattern) if name in _KINDS}
+        if len(names) != 1:
+            raise ValueError(f"queries.scm: pattern {index} needs one kind capture: {pattern!r}")
+        kinds.append(names.pop())
+    return query, tuple(kinds)
+
+
+# The fast readers accept ASCII name chains; anything else goes to the node readers, which are exact.
+# A keyword is not a name: ``None.x`` is an attribute of a ``none`` node. In a file without a syntax
+# error, a name chain that is a call's callee or a reference can only start with the atoms ``None``,
+# ``True`` and ``False`` (``await``, ``not``, ``yield`` and ``lambda`` need a space or an operand,
+# which the readers refuse, and the parser reads any other word after a dot as a name), so only
+# those are checked there; a file with an error gets every keyword checked on every link.
+_ATOM = r"(?!(?:None|True|False)(?!\w))[A-Za-z_]\w*"
+_NAME = r"(?!(?:{})(?!\w))[A-Za-z_]\w*".format("|".join(keyword.kwlist))
+_LINK = r"[A-Za-z_]\w*"
+
+
+@dataclass(frozen=True)
+class _Readers:
+    chain: re.Pattern[str]  # what ``_dotted`` returns for a name chain: ``a.b().c``
+    callee: re.Pattern[str]  # a chain ending with a name
+    name: re.Pattern[str]
+    plain: re.Pattern[str]  # a chain of names only: ``a.b.c``
+
+
+def _readers(first: str, link: str) -> _Readers:
+    return _Readers(
+        chain=re.compile(rf"{first}(?:\(\))?(?:\.{link}(?:\(\))?)*", re.ASCII),
+        callee=re.compile(rf"{first}(?:(?:\(\))?\.{link})*", re.ASCII),
+        name=re.compile(_NAME, re.ASCII),
+        plain=re.compile(rf"{first}(?:\.{link})*", re.ASCII),
+    )
+
+
+_LENIENT = _readers(_ATOM, _LINK)
+_STRICT = _readers(_NAME, _NAME)
+_DYNAMIC_CALLEES = frozenset(
+    ("eval", "exec", "__import__", "importlib.import_module", "import_module", "getattr")
+)
+# a parameter or base list the text reader cannot split on commas
+_NOT_SIMPLE_LIST = re.compile(r"[()\[\]{}'\"#\\@]|\blambda\b")
+
+
+def _is_simple_list(text: str) -> bool:
+    """``(a, b=1, *c)`` with no nesting, string, comment or lambda: commas split it."""
+    return text[:1] == "(" and text[-1:] == ")" and not _NOT_SIMPLE_LIST.search(text, 1, len(text) - 1)
+
+
+_STRING_START = re.compile(rb"[rRbBuUfF]{0,2}['\"]")
+_new = tuple.__new__
 
 
 def _text(node: Node | None) -> str:
@@ -82,7 +176,7 @@ def _static_prefix(node: Node) -> str | None:
             value = _string_value(left)
             return value if value is not None else _static_prefix(left)
     if node.type == "string":
-        parts = []
+        parts: list[str] = []
         for child in node.named_children:
             if child.type == "interpolation":
                 return "".join(parts) or None
@@ -134,6 +228,10 @@ def _type_name(node: Node | None) -> str | None:
     return _dotted(node)
 
 
+_SENTINEL_END = 1 << 62
+_Captures = dict[str, list[Node]]
+
+
 class _Extractor:
     def __init__(self, source: bytes) -> None:
         self.source = source
@@ -147,61 +245,84 @@ class _Extractor:
         self.returns: dict[int, list[str]] = {}
         self.main_guard = False
         self.errors = 0
-        # (end_byte, qualname, is_function, line of the definition)
-        self.stack: list[tuple[int, str, bool, int]] = []
+        self.strict = False  # the parser found an error: fast readers check more, some step aside
+        self.read = _LENIENT
+        self.decorated: set[int] = set()
+        # The scope entries, one per definition pushed, in byte order; entry 0 is the module. A record
+        # at byte ``p`` lies in the last entry starting at or before ``p``, or in the nearest of that
+        # entry's parents that has not ended at ``p``.
+        self.starts: list[int] = [-1]
+        self.ends: list[int] = [_SENTINEL_END]  # where the entry stops being a scope
+        self.ties: list[tuple[int, int]] = [(0, 0)]  # (-end, order) of the entry's node, for ties
+        self.parents: list[int] = [0]
+        self.containers: list[str] = [""]  # the entry's qualified name
+        self.scopes: list[str] = [""]  # the nearest function's qualified name
+        self.function_lines: list[int | None] = [None]  # the nearest function's line
+        self.in_class: list[bool] = [False]
 
-    # scope helpers -------------------------------------------------------------------------
-    def _enter(self, node: Node) -> None:
-        start = node.start_byte
-        while self.stack and self.stack[-1][0] <= start:
-            self.stack.pop()
+    def text(self, node: Node) -> str:
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
-    def _container(self) -> str:
-        return self.stack[-1][1] if self.stack else ""
+    def chain(self, node: Node) -> str | None:
+        """``_dotted(node)``, read from the source when it is a plain name chain."""
+        text = self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+        return text if self.read.chain.fullmatch(text) else _dotted(node)
 
-    def _scope(self) -> str:
-        for _end, qualname, is_function, _line in reversed(self.stack):
-            if is_function:
-                return qualname
-        return ""
-
-    def _function_line(self) -> int | None:
-        for _end, _qualname, is_function, line in reversed(self.stack):
-            if is_function:
-                return line
-        return None
-
-    def _in_class_body(self) -> bool:
-        return bool(self.stack) and not self.stack[-1][2]
+    def entry(self, start: int, node: Node, order: int) -> int:
+        """The scope entry of a record at ``start``; ``order`` breaks a tie with a definition."""
+        j = bisect_right(self.starts, start) - 1
+        if self.starts[j] == start and (-node.end_byte, order) <= self.ties[j]:
+            j -= 1  # the record sorts before the definition starting at the same byte
+        ends = self.ends
+        while ends[j] <= start:
+            j = self.parents[j]
+        return j
 
     # main loop -------------------------------------------------------------------------------
     def run(self, root: Node, path: str, file_hash: str) -> FileIndex:
-        cursor = QueryCursor(compiled_query("python", __file__))
-        items: list[tuple[int, int, str, Node]] = []
-        for name, nodes in cursor.captures(root).items():
-            for node in nodes:
-                # outer nodes first at one offset: longer spans sort first
-                items.append((node.start_byte, -node.end_byte, name, node))
-        items.sort(key=lambda item: (item[0], item[1], _ORDER.get(item[2], 9)))
-        handlers = {
-            "def.function": self._function,
-            "def.class": self._class,
-            "call": self._call,
-            "decorator.name": self._decorator,
-            "import": self._import,
-            "import.from": self._import_from,
-            "assign": self._assign,
-            "guard": self._guard,
-            "ref": self._ref,
-            "return": self._return,
-            "error": self._error,
-        }
-        for _start, _neg_end, name, node in items:
-            handler = handlers.get(name)
-            if handler is None:
-                continue
-            self._enter(node)
-            handler(node)
+        query, kinds = _query()
+        if root.has_error:
+            self.strict, self.read = True, _STRICT
+        groups: dict[str, list[_Captures]] = {kind: [] for kind in _KINDS}
+        add = [groups[kind].append for kind in kinds]
+        for index, captures in QueryCursor(query).matches(root):
+            add[index](captures)
+        self.decorated = {c["decorated"][0].start_byte for c in groups["decorated"]}
+        self._definitions(groups)
+        self._calls(groups["call"])
+        self._references(groups["ref"], groups["ref.chain"])
+        for captures in groups["assign"]:
+            node = captures["assign"][0]
+            right = captures.get("right")
+            type_node = captures.get("type")
+            self._assign(
+                node,
+                captures["left"][0],
+                type_node[0] if type_node else None,
+                right[0] if right else None,
+                self.entry(node.start_byte, node, 2),
+            )
+        for captures in groups["assign.augmented"]:
+            node = captures["assign.augmented"][0]
+            self._augmented(node, self.entry(node.start_byte, node, 2))
+        for captures in groups["decorator"]:
+            node = captures["decorator"][0]
+            self._decorator(node, self.entry(node.start_byte, node, 9))
+        for captures in groups["import"]:
+            node = captures["import"][0]
+            self._import(node, self.scopes[self.entry(node.start_byte, node, 9)])
+        for captures in groups["import.from"]:
+            node = captures["import.from"][0]
+            self._import_from(node, self.scopes[self.entry(node.start_byte, node, 9)])
+        for captures in groups["guard"]:
+            node = captures["guard"][0]
+            if self.entry(node.start_byte, node, 1) == 0:
+                self._guard(captures["condition"][0])
+        # facts of one function in source order
+        returns = sorted((c["return"][0] for c in groups["return"]), key=lambda n: n.start_byte)
+        for node in returns:
+            self._return(node, self.function_lines[self.entry(node.start_byte, node, 9)])
+        self.errors = len(groups["error"])
         definitions = [
             d if d.line not in self.returns or d.kind == "class" else _with_returns(d, self.returns[d.line])
             for d in self.definitions
@@ -211,7 +332,7 @@ class _Extractor:
             path=path,
             language="python",
             hash=file_hash,
-            imports=tuple(sorted(self.imports)),
+            imports=tuple(sorted(self.imports, key=_import_order)),
             exports=tuple(sorted(set(self.exports))),
             definitions=tuple(sorted(definitions)),
             calls=tuple(sorted(set(self.calls))),
@@ -224,7 +345,57 @@ class _Extractor:
         )
 
     # definitions -----------------------------------------------------------------------------
+    def _definitions(self, groups: dict[str, list[_Captures]]) -> None:
+        """Functions, classes and module-level lambdas in byte order, each pushed as a scope entry."""
+        events: list[tuple[int, int, int, int, str, _Captures]] = []
+        for kind, order in (("def.function", 0), ("def.class", 0), ("def.lambda", 2)):
+            for captures in groups[kind]:
+                node = captures[kind][0]
+                events.append((node.start_byte, -node.end_byte, order, len(events), kind, captures))
+        events.sort()
+        stack = [0]
+        previous = (-1, 0, 0)
+        for start, neg_end, order, _, kind, captures in events:
+            if (start, neg_end, order) == previous:
+                continue  # one node matched twice (optional fields of a node the parser broke)
+            previous = (start, neg_end, order)
+            while self.ends[stack[-1]] <= start:
+                stack.pop()
+            top = stack[-1]
+            node = captures[kind][0]
+            if kind == "def.function":
+                qualname = self._function(node, captures, top)
+                end, is_function = -neg_end, True
+            elif kind == "def.class":
+                qualname = self._class(node, captures, top)
+                end, is_function = -neg_end, False
+            else:
+                lambda_name = self._lambda(node, captures["left"][0], top)
+                if lambda_name is None:
+                    continue
+                qualname = lambda_name
+                end, is_function = captures["right"][0].end_byte, True
+            line = node.start_point[0] + 1
+            self.starts.append(start)
+            self.ends.append(end)
+            self.ties.append((neg_end, order))
+            self.parents.append(top)
+            self.containers.append(qualname)
+            self.scopes.append(qualname if is_function else self.scopes[top])
+            self.function_lines.append(line if is_function else self.function_lines[top])
+            self.in_class.append(not is_function)
+            stack.append(len(self.starts) - 1)
+
+    def _field(self, node: Node, captures: _Captures, name: str) -> Node | None:
+        """A field of a definition: from the captures, or from the tree when the parser broke it."""
+        if self.strict:
+            return node.child_by_field_name(name)
+        found = captures.get(name)
+        return found[0] if found else None
+
     def _decorators(self, node: Node) -> tuple[str, ...]:
+        if node.start_byte not in self.decorated:
+            return ()
         parent = node.parent
         if parent is None or parent.type != "decorated_definition":
             return ()
@@ -236,113 +407,223 @@ class _Extractor:
                 names.append(text or "<expr>")
         return tuple(names)
 
-    def _qualify(self, name: str) -> str:
-        container = self._container()
+    def _qualify(self, name: str, top: int) -> str:
+        container = self.containers[top]
         return f"{container}.{name}" if container else name
 
-    def _function(self, node: Node) -> None:
-        name = _text(node.child_by_field_name("name"))
-        in_class = self._in_class_body()
-        qualname = self._qualify(name)
-        params = self._params(node.child_by_field_name("parameters"))
-        return_type = _type_name(node.child_by_field_name("return_type"))
-        body = node.child_by_field_name("body")
-        header_end = body.start_byte if body is not None else node.end_byte
-        header_start = node.start_byte
-        signature = " ".join(
-            self.source[header_start:header_end].decode("utf-8", "replace").split()
-        ).rstrip(":")
-        kind = "function"
-        if in_class:
-            kind = "constructor" if name == "__init__" else "method"
-        is_async = any(child.type == "async" for child in node.children[:2])
-        self.definitions.append(
-            Definition(
-                line=node.start_point[0] + 1,
-                end_line=node.end_point[0] + 1,
-                kind=kind,
-                name=name,
-                qualname=qualname,
-                column=node.start_point[1],
-                signature=signature[:200],
-                doc=_first_doc_line(body),
-                decorators=self._decorators(node),
-                params=params,
-                returns=(return_type,) if return_type else (),
-                exported=not name.startswith("_") or name.startswith("__") and name.endswith("__"),
-                is_async=is_async,
-            )
-        )
-        self.stack.append((node.end_byte, qualname, True, node.start_point[0] + 1))
+    def _header(self, start: int, body: Node | None, node: Node) -> str:
+        end = body.start_byte if body is not None else node.end_byte
+        return " ".join(self.source[start:end].decode("utf-8", "replace").split()).rstrip(":")[:200]
 
-    def _params(self, node: Node | None) -> tuple[Param, ...]:
-        if node is None:
-            return ()
+    def _doc(self, body: Node | None) -> str:
+        if body is None or not _STRING_START.match(self.source, body.start_byte):
+            return ""  # the body does not open with a string
+        return _first_doc_line(body)
+
+    def _function(self, node: Node, captures: _Captures, top: int) -> str:
+        name_node = self._field(node, captures, "name")
+        name = self.text(name_node) if name_node is not None else ""
+        qualname = self._qualify(name, top)
+        parameters = self._field(node, captures, "parameters")
+        params = self._params(parameters) if parameters is not None else ()
+        return_type = _type_name(self._field(node, captures, "return_type"))
+        body = self._field(node, captures, "body")
+        start = node.start_byte
+        kind = "function"
+        if self.in_class[top]:
+            kind = "constructor" if name == "__init__" else "method"
+        if self.strict:
+            is_async = any(child.type == "async" for child in node.children[:2])
+        else:
+            is_async = self.source.startswith(b"async", start)
+        line, column = node.start_point
+        definition: Definition = _new(
+            Definition,
+            (
+                line + 1,
+                node.end_point[0] + 1,
+                kind,
+                name,
+                qualname,
+                column,
+                self._header(start, body, node),
+                self._doc(body),
+                (),
+                self._decorators(node),
+                params,
+                (return_type,) if return_type else (),
+                not name.startswith("_") or (name.startswith("__") and name.endswith("__")),
+                is_async,
+            ),
+        )
+        self.definitions.append(definition)
+        return qualname
+
+    def _params(self, node: Node) -> tuple[Param, ...]:
+        """The parameters, split from the source text when every one is a plain form."""
+        text = self.text(node)
+        if self.strict or not _is_simple_list(text):
+            return _params_from_nodes(node)
         params = []
-        for child in node.named_children:
-            kind = child.type
-            if kind == "identifier":
-                params.append(Param(_text(child)))
-            elif kind == "typed_parameter":
-                inner = child.named_children[0] if child.named_children else None
-                variadic = ""
-                if inner is not None and inner.type in ("list_splat_pattern", "dictionary_splat_pattern"):
-                    variadic = "*" if inner.type == "list_splat_pattern" else "**"
-                    inner = inner.named_children[0] if inner.named_children else None
-                params.append(
-                    Param(_text(inner), _type_name(child.child_by_field_name("type")), variadic=variadic)
-                )
-            elif kind in ("default_parameter", "typed_default_parameter"):
-                params.append(
-                    Param(
-                        _text(child.child_by_field_name("name")),
-                        _type_name(child.child_by_field_name("type")),
-                        default=True,
-                    )
-                )
-            elif kind in ("list_splat_pattern", "dictionary_splat_pattern"):
-                inner = child.named_children[0] if child.named_children else None
-                params.append(Param(_text(inner), variadic="*" if kind == "list_splat_pattern" else "**"))
+        plain, is_name = self.read.plain.fullmatch, self.read.name.fullmatch
+        for piece in text[1:-1].split(","):
+            piece = piece.strip()
+            if not piece or piece == "*" or piece == "/":
+                continue
+            variadic = ""
+            if piece[0] == "*":
+                variadic = "**" if piece[:2] == "**" else "*"
+                piece = piece[len(variadic) :].lstrip()
+            head, equals, _ = piece.partition("=")
+            name, colon, annotation = head.partition(":")
+            name = name.strip()
+            annotation = annotation.strip()
+            if not is_name(name) or (colon and not plain(annotation)) or (equals and variadic):
+                return _params_from_nodes(node)
+            params.append(_new(Param, (name, annotation if colon else None, bool(equals), variadic)))
         return tuple(params)
 
-    def _class(self, node: Node) -> None:
-        name = _text(node.child_by_field_name("name"))
-        qualname = self._qualify(name)
-        bases: list[str] = []
-        supers = node.child_by_field_name("superclasses")
-        if supers is not None:
-            for child in supers.named_children:
-                if child.type == "keyword_argument":
-                    continue
-                base = _dotted(child)
-                if base is None and child.type in ("subscript", "generic_type") and child.named_children:
-                    base = _dotted(child.named_children[0])
-                if base is not None:
-                    bases.append(base)
-        body = node.child_by_field_name("body")
-        header_end = body.start_byte if body is not None else node.end_byte
-        signature = " ".join(
-            self.source[node.start_byte : header_end].decode("utf-8", "replace").split()
-        ).rstrip(":")
+    def _class(self, node: Node, captures: _Captures, top: int) -> str:
+        name_node = self._field(node, captures, "name")
+        name = self.text(name_node) if name_node is not None else ""
+        qualname = self._qualify(name, top)
+        supers = self._field(node, captures, "superclasses")
+        bases = self._bases(supers) if supers is not None else ()
+        body = self._field(node, captures, "body")
+        line, column = node.start_point
+        definition: Definition = _new(
+            Definition,
+            (
+                line + 1,
+                node.end_point[0] + 1,
+                "class",
+                name,
+                qualname,
+                column,
+                self._header(node.start_byte, body, node),
+                self._doc(body),
+                bases,
+                self._decorators(node),
+                (),
+                (),
+                not name.startswith("_"),
+                False,
+            ),
+        )
+        self.definitions.append(definition)
+        return qualname
+
+    def _bases(self, supers: Node) -> tuple[str, ...]:
+        """The base classes, split from the source text when every one is a plain name chain."""
+        text = self.text(supers)
+        if self.strict or not _is_simple_list(text) or "*" in text:
+            return _bases_from_nodes(supers)
+        bases = []
+        plain, is_name = self.read.plain.fullmatch, self.read.name.fullmatch
+        for piece in text[1:-1].split(","):
+            piece = piece.strip()
+            if not piece:
+                continue
+            keyword_name, equals, value = piece.partition("=")
+            if equals and is_name(keyword_name.strip()) and value[:1] != "=":
+                continue  # metaclass=...
+            if equals or not plain(piece):
+                return _bases_from_nodes(supers)
+            bases.append(piece)
+        return tuple(bases)
+
+    def _lambda(self, node: Node, left: Node, top: int) -> str | None:
+        """A module- or class-level ``name = lambda: ...``: its qualified name, or None."""
+        if self.scopes[top]:
+            return None
+        target = self.chain(left)
+        if target is None:
+            return None
+        qualname = self._qualify(target, top)
         self.definitions.append(
             Definition(
                 line=node.start_point[0] + 1,
                 end_line=node.end_point[0] + 1,
-                kind="class",
-                name=name,
+                kind="function",
+                name=target.rpartition(".")[2],
                 qualname=qualname,
                 column=node.start_point[1],
-                signature=signature[:200],
-                doc=_first_doc_line(body),
-                bases=tuple(bases),
-                decorators=self._decorators(node),
-                exported=not name.startswith("_"),
+                signature=" ".join(_text(node).split())[:200],
             )
         )
-        self.stack.append((node.end_byte, qualname, False, node.start_point[0] + 1))
+        return qualname
 
     # calls -----------------------------------------------------------------------------------
-    def _call(self, node: Node) -> None:
+    def _calls(self, matches: list[_Captures]) -> None:
+        source = self.source
+        starts, ends, scopes = self.starts, self.ends, self.scopes
+        append = self.calls.append
+        is_callee = self.read.callee.fullmatch
+        limit = CALL_TEXT_MAX * 4
+        for captures in matches:
+            node = captures["call"][0]
+            start = node.start_byte
+            j = bisect_right(starts, start) - 1
+            if ends[j] <= start or starts[j] == start:
+                j = self.entry(start, node, 3)
+            scope = scopes[j]
+            args = captures.get("args")
+            if args is not None:
+                arguments = args[0]
+                args_start = arguments.start_byte
+                end = arguments.end_byte
+            else:
+                gen = captures.get("gen")
+                if gen is None:
+                    self._call_from_nodes(node, scope)
+                    continue
+                args_start = gen[0].start_byte
+                end = gen[0].end_byte
+            callee = source[start:args_start].decode("utf-8", "replace")
+            if not is_callee(callee):
+                self._call_from_nodes(node, scope)
+                continue
+            receiver, _, name = callee.rpartition(".")
+            if end - start <= limit:
+                raw = source[start:end]
+                comment = b"#" in raw
+            else:
+                raw = source[start : start + limit]
+                comment = source.find(b"#", args_start, end) >= 0
+            if args is None:
+                nargs = 1
+            elif comment:
+                nargs = len([a for a in args[0].named_children if a.type != "comment"])
+            else:
+                nargs = args[0].named_child_count
+            text = raw.decode("utf-8", "replace")
+            # short_text's own result when the text is one line of single spaces and short enough
+            if len(text) > CALL_TEXT_MAX or "  " in text or text[-1:] == " " or not text.isprintable():
+                text = short_text(raw, CALL_TEXT_MAX)
+            line, column = node.start_point
+            append(
+                _new(
+                    Call,
+                    (
+                        line + 1,
+                        column,
+                        scope,
+                        callee,
+                        name,
+                        receiver or None,
+                        nargs,
+                        text,
+                        False,
+                        receiver == "super()",
+                    ),
+                )
+            )
+            if callee in _DYNAMIC_CALLEES:
+                arg_nodes = args[0].named_children if args is not None else []
+                self._dynamic(callee, arg_nodes, line + 1, column, scope)
+
+    def _call_from_nodes(self, node: Node, scope: str) -> None:
+        """A call whose callee the fast reader does not accept, read from the tree."""
         fn = node.child_by_field_name("function")
         args = node.child_by_field_name("arguments")
         arg_nodes = args.named_children if args is not None and args.type == "argument_list" else []
@@ -350,7 +631,6 @@ class _Extractor:
         if args is not None and args.type == "generator_expression":
             nargs = 1
         line, column = node.start_point[0] + 1, node.start_point[1]
-        scope = self._scope()
         text = short_text(node.text or b"", CALL_TEXT_MAX)
         receiver: str | None = None
         super_call = False
@@ -363,7 +643,11 @@ class _Extractor:
             name = _text(fn.child_by_field_name("attribute"))
             obj = fn.child_by_field_name("object")
             receiver = _dotted(obj)
-            if obj is not None and obj.type == "call" and _dotted(obj.child_by_field_name("function")) == "super":
+            if (
+                obj is not None
+                and obj.type == "call"
+                and _dotted(obj.child_by_field_name("function")) == "super"
+            ):
                 receiver = "super()"
                 super_call = True
             if receiver is None:
@@ -409,9 +693,9 @@ class _Extractor:
             prefix = _static_prefix(args[0])
         self.dynamic.append(DynamicFlag(line=line, column=column, scope=scope, kind=kind, prefix=prefix))
 
-    def _decorator(self, node: Node) -> None:
+    def _decorator(self, node: Node, entry: int) -> None:
         # `@deco` calls deco at definition time; `@deco(...)` is already a call node.
-        name = _dotted(node)
+        name = self.chain(node)
         if name is None:
             return
         receiver, _, last = name.rpartition(".")
@@ -419,7 +703,7 @@ class _Extractor:
             Call(
                 line=node.start_point[0] + 1,
                 column=node.start_point[1],
-                scope=self._scope(),
+                scope=self.scopes[entry],
                 callee=name,
                 name=last,
                 receiver=receiver or None,
@@ -428,10 +712,30 @@ class _Extractor:
             )
         )
 
+    # references ------------------------------------------------------------------------------
+    def _references(self, names: list[_Captures], chains: list[_Captures]) -> None:
+        source = self.source
+        starts, ends, scopes = self.starts, self.ends, self.scopes
+        append = self.references.append
+        is_chain = self.read.chain.fullmatch
+        for kind, matches in (("ref", names), ("ref.chain", chains)):
+            for captures in matches:
+                node = captures[kind][0]
+                start = node.start_byte
+                name: str | None = source[start : node.end_byte].decode("utf-8", "replace")
+                if kind == "ref.chain" and not is_chain(name or ""):
+                    name = _dotted(node)
+                if name is None or name in _NOT_REFERENCES:
+                    continue
+                j = bisect_right(starts, start) - 1
+                if ends[j] <= start or starts[j] == start:
+                    j = self.entry(start, node, 9)
+                line, column = node.start_point
+                append(_new(Reference, (line + 1, column, scopes[j], name)))
+
     # imports ---------------------------------------------------------------------------------
-    def _import(self, node: Node) -> None:
+    def _import(self, node: Node, scope: str) -> None:
         line = node.start_point[0] + 1
-        scope = self._scope()
         for child in node.children_by_field_name("name"):
             if child.type == "aliased_import":
                 module = _text(child.child_by_field_name("name"))
@@ -440,9 +744,8 @@ class _Extractor:
             else:
                 self.imports.append(Import(line=line, module=_text(child), scope=scope))
 
-    def _import_from(self, node: Node) -> None:
+    def _import_from(self, node: Node, scope: str) -> None:
         line = node.start_point[0] + 1
-        scope = self._scope()
         module_node = node.child_by_field_name("module_name")
         level = 0
         module = ""
@@ -456,7 +759,9 @@ class _Extractor:
             else:
                 module = _text(module_node)
         if any(child.type == "wildcard_import" for child in node.children):
-            self.imports.append(Import(line=line, module=module, level=level, star=True, kind="from", scope=scope))
+            self.imports.append(
+                Import(line=line, module=module, level=level, star=True, kind="from", scope=scope)
+            )
             return
         for child in node.children_by_field_name("name"):
             if child.type == "aliased_import":
@@ -465,66 +770,72 @@ class _Extractor:
             else:
                 name, alias = _text(child), None
             self.imports.append(
-                Import(line=line, module=module, name=name, alias=alias, level=level, kind="from", scope=scope)
+                Import(
+                    line=line, module=module, name=name, alias=alias, level=level, kind="from", scope=scope
+                )
             )
 
     # assignments -----------------------------------------------------------------------------
-    def _assign(self, node: Node) -> None:
-        left = node.child_by_field_name("left")
-        right = node.child_by_field_name("right")
+    def _assign(self, node: Node, left: Node, type_node: Node | None, right: Node | None, entry: int) -> None:
+        if self.strict:
+            left_field = node.child_by_field_name("left")
+            if left_field is None:
+                return
+            left = left_field
+            type_node = node.child_by_field_name("type")
+            right = node.child_by_field_name("right")
         line = node.start_point[0] + 1
-        scope = self._scope()
-        target = _dotted(left)
-        if target is None and left is not None and left.type in ("pattern_list", "tuple_pattern"):
-            # a, b = f(), g()
-            if right is not None and right.type in ("expression_list", "tuple"):
-                for lhs, rhs in zip(left.named_children, right.named_children, strict=False):
+        scope = self.scopes[entry]
+        target = self.chain(left)
+        if target is None:
+            if self._unpacks(left, right):  # a, b = f(), g()
+                for lhs, rhs in zip(left.named_children, right.named_children, strict=False):  # type: ignore[union-attr]
                     self._bind(_dotted(lhs), rhs, line, scope)
             return
-        if target is None:
-            return
-        declared = _type_name(node.child_by_field_name("type"))
-        if declared:
-            self.assignments.append(Assignment(line=line, scope=scope, target=target, value=f"type:{declared}"))
-        if node.type == "assignment" and right is not None:
+        if type_node is not None:
+            declared = _type_name(type_node)
+            if declared:
+                self.assignments.append(_new(Assignment, (line, scope, target, f"type:{declared}")))
+        if right is not None:
             if target == "__all__" and not scope:
                 self._all(right, line)
-            if right.type == "lambda" and not scope:
-                self._lambda(target, node, right)
-                return
+            # a lambda is a definition (see _lambda) or, in a function, nothing linking reads
             self._bind(target, right, line, scope)
+
+    def _augmented(self, node: Node, entry: int) -> None:
+        # `x += y` binds nothing linking reads, except in what error recovery makes of `a, b += ...`
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if left is not None and _dotted(left) is None and self._unpacks(left, right):
+            line, scope = node.start_point[0] + 1, self.scopes[entry]
+            for lhs, rhs in zip(left.named_children, right.named_children, strict=False):  # type: ignore[union-attr]
+                self._bind(_dotted(lhs), rhs, line, scope)
+
+    @staticmethod
+    def _unpacks(left: Node, right: Node | None) -> bool:
+        """``a, b = x, y``: names bound pairwise."""
+        return (
+            left.type in ("pattern_list", "tuple_pattern")
+            and right is not None
+            and right.type in ("expression_list", "tuple")
+        )
 
     def _bind(self, target: str | None, right: Node, line: int, scope: str) -> None:
         if target is None:
             return
-        if right.type == "call":
-            fn = _dotted(right.child_by_field_name("function"))
+        kind = right.type
+        if kind == "call":
+            function = right.child_by_field_name("function")
+            fn = self.chain(function) if function is not None else None
             if fn is not None:
-                self.assignments.append(Assignment(line=line, scope=scope, target=target, value=f"call:{fn}"))
-        elif right.type in ("identifier", "attribute"):
-            name = _dotted(right)
+                self.assignments.append(_new(Assignment, (line, scope, target, f"call:{fn}")))
+        elif kind in ("identifier", "attribute"):
+            name = self.chain(right)
             if name is not None:
-                self.assignments.append(Assignment(line=line, scope=scope, target=target, value=f"name:{name}"))
-                self.references.append(
-                    Reference(line=line, column=right.start_point[1], scope=scope, name=name)
-                )
-        elif right.type == "await" and right.named_child_count:
+                self.assignments.append(_new(Assignment, (line, scope, target, f"name:{name}")))
+                self.references.append(_new(Reference, (line, right.start_point[1], scope, name)))
+        elif kind == "await" and right.named_child_count:
             self._bind(target, right.named_children[0], line, scope)
-
-    def _lambda(self, target: str, node: Node, right: Node) -> None:
-        qualname = self._qualify(target)
-        self.definitions.append(
-            Definition(
-                line=node.start_point[0] + 1,
-                end_line=node.end_point[0] + 1,
-                kind="function",
-                name=target.rpartition(".")[2],
-                qualname=qualname,
-                column=node.start_point[1],
-                signature=" ".join(_text(node).split())[:200],
-            )
-        )
-        self.stack.append((right.end_byte, qualname, True, node.start_point[0] + 1))
 
     def _all(self, right: Node, line: int) -> None:
         if right.type not in ("list", "tuple"):
@@ -534,24 +845,12 @@ class _Extractor:
             if value:
                 self.exports.append(Export(line=line, name=value, local=value))
 
-    def _guard(self, node: Node) -> None:
-        condition = node.child_by_field_name("condition")
-        if self.stack or condition is None:
-            return
+    def _guard(self, condition: Node) -> None:
         text = _text(condition).replace("'", '"').replace(" ", "")
         if text in ('__name__=="__main__"', '"__main__"==__name__'):
             self.main_guard = True
 
-    def _ref(self, node: Node) -> None:
-        name = _dotted(node)
-        if name is None or name in ("self", "cls", "None", "True", "False"):
-            return
-        self.references.append(
-            Reference(line=node.start_point[0] + 1, column=node.start_point[1], scope=self._scope(), name=name)
-        )
-
-    def _return(self, node: Node) -> None:
-        start = self._function_line()
+    def _return(self, node: Node, start: int | None) -> None:
         if start is None or not node.named_child_count:
             return
         value = node.named_children[0]
@@ -568,11 +867,55 @@ class _Extractor:
         if fact not in facts:
             facts.append(fact)
 
-    def _error(self, node: Node) -> None:
-        self.errors += 1
+
+_NOT_REFERENCES = frozenset(("self", "cls", "None", "True", "False"))
 
 
-_ORDER = {"def.class": 0, "def.function": 0, "guard": 1, "assign": 2, "call": 3}
+def _params_from_nodes(node: Node) -> tuple[Param, ...]:
+    params = []
+    for child in node.named_children:
+        kind = child.type
+        if kind == "identifier":
+            params.append(Param(_text(child)))
+        elif kind == "typed_parameter":
+            inner = child.named_children[0] if child.named_children else None
+            variadic = ""
+            if inner is not None and inner.type in ("list_splat_pattern", "dictionary_splat_pattern"):
+                variadic = "*" if inner.type == "list_splat_pattern" else "**"
+                inner = inner.named_children[0] if inner.named_children else None
+            params.append(
+                Param(_text(inner), _type_name(child.child_by_field_name("type")), variadic=variadic)
+            )
+        elif kind in ("default_parameter", "typed_default_parameter"):
+            params.append(
+                Param(
+                    _text(child.child_by_field_name("name")),
+                    _type_name(child.child_by_field_name("type")),
+                    default=True,
+                )
+            )
+        elif kind in ("list_splat_pattern", "dictionary_splat_pattern"):
+            inner = child.named_children[0] if child.named_children else None
+            params.append(Param(_text(inner), variadic="*" if kind == "list_splat_pattern" else "**"))
+    return tuple(params)
+
+
+def _bases_from_nodes(supers: Node) -> tuple[str, ...]:
+    bases: list[str] = []
+    for child in supers.named_children:
+        if child.type == "keyword_argument":
+            continue
+        base = _dotted(child)
+        if base is None and child.type in ("subscript", "generic_type") and child.named_children:
+            base = _dotted(child.named_children[0])
+        if base is not None:
+            bases.append(base)
+    return tuple(bases)
+
+
+def _import_order(record: Import) -> tuple[Any, ...]:
+    """Imports in field order, None before any text (``import a as b; import a`` on one line)."""
+    return tuple((False, "") if value is None else (True, value) for value in record)
 
 
 def _with_returns(definition: Definition, facts: list[str]) -> Definition:

@@ -1,25 +1,56 @@
-; Every node the Python extractor reads, in one query: the extractor sorts the captures by byte
-; offset and rebuilds scopes with a stack, so no Python-side tree walk is needed.
-(function_definition) @def.function
-(class_definition) @def.class
-(call) @call
-(decorator (identifier) @decorator.name)
-(decorator (attribute) @decorator.name)
+; Every node the Python extractor reads, in one query run with `matches()`. The extractor dispatches
+; on a pattern's *kind*: the one capture of the pattern whose name is a kind of `extract.py`
+; (`def.function`, `call`, `ref`, ...); the other captures are fields, so Python need not look them up.
+
+; Definitions: sorted by byte offset, they give qualified names and, through a stack, the scope of
+; every other record. A module-level `name = lambda: ...` is a definition too.
+(function_definition
+  name: (_)? @name
+  parameters: (_)? @parameters
+  return_type: (_)? @return_type
+  body: (_)? @body) @def.function
+(class_definition
+  name: (_)? @name
+  superclasses: (_)? @superclasses
+  body: (_)? @body) @def.class
+(assignment left: (_) @left right: (lambda) @right) @def.lambda
+(decorated_definition definition: (_) @decorated)
+
+; Calls: the callee is read from the source text before the arguments.
+(call arguments: (argument_list) @args) @call
+(call arguments: (generator_expression) @gen) @call
+(call !arguments) @call
+(decorator [(identifier) (attribute)] @decorator)
+
 (import_statement) @import
 (import_from_statement) @import.from
-(assignment) @assign
-(augmented_assignment) @assign
-(if_statement
-  condition: (comparison_operator) @guard.condition) @guard
+
+(assignment left: (_) @left type: (_)? @type right: (_)? @right) @assign
+(augmented_assignment) @assign.augmented
+
+(if_statement condition: (comparison_operator) @condition) @guard
+
+; Functions and classes used as values: `ref` captures an identifier, `ref.chain` an attribute.
 (argument_list (identifier) @ref)
-(argument_list (attribute) @ref)
-(keyword_argument value: [(identifier) (attribute)] @ref)
-(pair value: [(identifier) (attribute)] @ref)
-(list [(identifier) (attribute)] @ref)
-(tuple [(identifier) (attribute)] @ref)
-(set [(identifier) (attribute)] @ref)
-(return_statement [(identifier) (attribute)] @ref)
+(argument_list (attribute) @ref.chain)
+(keyword_argument value: (identifier) @ref)
+(keyword_argument value: (attribute) @ref.chain)
+(pair value: (identifier) @ref)
+(pair value: (attribute) @ref.chain)
+(list (identifier) @ref)
+(list (attribute) @ref.chain)
+(tuple (identifier) @ref)
+(tuple (attribute) @ref.chain)
+(set (identifier) @ref)
+(set (attribute) @ref.chain)
+(return_statement (identifier) @ref)
+(return_statement (attribute) @ref.chain)
 ; `raise Error` makes an instance of the class: a use as a value (its __init__ runs)
-(raise_statement [(identifier) (attribute)] @ref)
+(raise_statement (identifier) @ref)
+(raise_statement (attribute) @ref.chain)
+; `raise Error` makes an instance of the class: a use as a value (its __init__ runs)
+(raise_statement (identifier) @ref)
+(raise_statement (attribute) @ref.chain)
+
 (return_statement) @return
 (ERROR) @error
