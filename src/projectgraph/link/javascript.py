@@ -28,10 +28,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from projectgraph import keys
-from projectgraph.fileindex import DEFAULT_TEST_PATHS, Assignment, Call, FileIndex, Import
+from projectgraph.fileindex import DEFAULT_TEST_PATHS, Assignment, Call, FileIndex, Import, Reference
 from projectgraph.graph import Dynamic, Site, Unresolved
 from projectgraph.link.core import (
     DefInfo,
@@ -42,13 +43,38 @@ from projectgraph.link.core import (
     node_for,
     subclasses_closure,
 )
-from projectgraph.manifests import EntryPoint, Manifests, PackageJson
+from projectgraph.manifests import EntryPoint, Manifests, PackageJson, normalize
 
 LANGUAGES = ("javascript", "typescript", "tsx")
 SOURCE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 _BUILD_DIRS = ("dist/", "lib/", "build/", "out/", "esm/", "cjs/")
 MAX_FIELD_CANDIDATES = 10
+# instance values: "inst" (this, a declared type: a subclass may stand for it), "new" (made by
+# `new C()`: exactly a C, so no override of a subclass runs for it)
+_INSTANCES = ("inst", "new")
+NODE_BUILTINS = frozenset(
+    """assert async_hooks buffer child_process cluster console constants crypto dgram
+    diagnostics_channel dns domain events fs http http2 https inspector module net os path
+    perf_hooks process punycode querystring readline repl stream string_decoder sys test timers
+    tls trace_events tty url util v8 vm wasi worker_threads zlib""".split()
+)
+_DEPENDENCY_TABLES = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
+_RUNTIME_SCHEMES = ("node:", "npm:", "jsr:", "bun:", "@std/")
+_INHERITS = frozenset({"setPrototypeOf", "inherits", "_inherits", "__extends"})
+# Methods of builtins (arrays, promises, strings, event emitters) and global functions that call
+# a function passed to them: a first-party function passed to one is called where it is passed
+# (now or later: the site is the only caller the program writes).
+CALLING_METHODS = frozenset(
+    """map filter forEach reduce reduceRight find findIndex findLast findLastIndex some every
+    flatMap sort toSorted then catch finally replace replaceAll on once addListener prependListener
+    prependOnceListener addEventListener""".split()
+)
+CALLING_GLOBALS = frozenset(
+    """setTimeout setInterval setImmediate queueMicrotask requestAnimationFrame requestIdleCallback
+    process//nextTick Array//from Promise timers//setTimeout timers//setInterval
+    timers//setImmediate""".split()
+)
 GLOBALS = frozenset(
     """console JSON Math Object Array String Number Boolean Symbol BigInt Promise Reflect Proxy Date
     RegExp Error TypeError RangeError SyntaxError Map Set WeakMap WeakSet Intl globalThis window
@@ -86,6 +112,9 @@ class _File:
     imports: dict[tuple[str, str], list[Import]] = field(default_factory=dict)
     exports: dict[str, list[Any]] = field(default_factory=dict)
     stars: list[str] = field(default_factory=list)  # modules of `export * from`
+    # object literals whose members are definitions (``const api = {run() {}}`` -> "api"), by
+    # qualname, with the first line of their members; the object itself has no definition
+    objects: dict[str, int] = field(default_factory=dict)
 
     @property
     def path(self) -> str:
@@ -144,6 +173,7 @@ class JavaScriptLinker:
         manifests: Manifests,
         max_hops: int,
         test_paths: Sequence[str] = DEFAULT_TEST_PATHS,
+        root: str | None = None,
     ) -> None:
         self.builder = builder
         self.max_hops = max_hops
@@ -151,6 +181,7 @@ class JavaScriptLinker:
         self.test_paths = tuple(test_paths)
         self.files: dict[str, _File] = {}
         self.defs: dict[str, DefInfo] = {}
+        self.objects: dict[str, tuple[str, str]] = {}  # key -> (path, qualname) of _File.objects
         self.declarations: set[str] = set()
         for index in sorted(indexes, key=lambda i: i.path):
             if index.language not in LANGUAGES:
@@ -164,6 +195,15 @@ class JavaScriptLinker:
                 info = DefInfo(keys.first_party(index.path, d.qualname), index.path, d, index.language)
                 jsfile.defs.setdefault(d.qualname, info)
                 self.defs.setdefault(info.key, info)
+            for d in index.definitions:
+                if d.kind not in ("method", "getter", "setter"):
+                    continue
+                owner = d.qualname.rpartition(".")[0]
+                while owner and owner not in jsfile.defs:
+                    line = jsfile.objects.get(owner)
+                    jsfile.objects[owner] = d.line if line is None else min(line, d.line)
+                    self.objects[keys.first_party(index.path, owner)] = (index.path, owner)
+                    owner = owner.rpartition(".")[0]
             for a in index.assignments:
                 jsfile.assigns.setdefault((a.scope, a.target), []).append(a)
             for imp in index.imports:
@@ -174,23 +214,65 @@ class JavaScriptLinker:
                     jsfile.stars.append(export.module)
                 else:
                     jsfile.exports.setdefault(export.name, []).append(export)
-        self.packages = {p.name: p for p in manifests.packages if p.name}
-        self.tsconfigs = self._read_tsconfigs(manifests.files)
+        self.root = root
+        self.all_packages, self.dependencies, configs = self._nested_manifests()
+        self.packages = {p.name: p for p in self.all_packages if p.name}
+        self.tsconfigs = self._read_tsconfigs(configs)
         self._depth = 0
         self._module_cache: dict[tuple[str, str], str | None] = {}
 
     # ---- module resolution ----------------------------------------------------------------
+    def _nested_manifests(self) -> tuple[tuple[PackageJson, ...], frozenset[str], dict[str, str]]:
+        """The manifests' package.json files and tsconfig/jsconfig texts, with those in the folders
+        of the JS/TS files (and above them) that the manifests did not give, read from the
+        project folder: a workspace package's own package.json, an app's tsconfig.json."""
+        packages = list(self.manifests.packages)
+        dependencies = set(self.manifests.dependencies)
+        configs = dict(self.manifests.files)
+        if self.root is None:
+            return tuple(packages), frozenset(dependencies), configs
+        known = {p.path for p in packages}
+        folders: set[str] = set()
+        for path in [*self.files, *self.declarations]:
+            folder = posixpath.dirname(path)
+            while folder and folder not in folders:
+                folders.add(folder)
+                folder = posixpath.dirname(folder)
+        base = Path(self.root)
+        for folder in sorted(folders):
+            if "node_modules" in folder.split("/"):
+                continue
+            for name in ("package.json", "tsconfig.json", "jsconfig.json"):
+                rel = f"{folder}/{name}"
+                if rel in known or rel in configs or not (base / rel).is_file():
+                    continue
+                try:
+                    text = (base / rel).read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError):
+                    continue
+                if name != "package.json":
+                    configs[rel] = text
+                    continue
+                try:
+                    data = json.loads(text)
+                except ValueError:
+                    continue
+                if isinstance(data, dict):
+                    packages.append(_package_json(rel, data))
+                    for table in _DEPENDENCY_TABLES:
+                        if isinstance(data.get(table), dict):
+                            dependencies |= {normalize(n) for n in data[table]}
+        return tuple(packages), frozenset(dependencies), configs
+
     def _read_tsconfigs(self, raw: dict[str, str]) -> list[_TsConfig]:
         loaded: dict[str, dict[str, Any]] = {}
         for path, text in raw.items():
-            try:
-                data = json.loads(_strip_json_comments(text))
-            except ValueError:
-                continue
-            if isinstance(data, dict):
+            data = _parse_config(text)
+            if data is not None:
                 loaded[path] = data
         configs = []
         for path in sorted(loaded):
+            self._load_extended(path, loaded)
             options: dict[str, Any] = {}
             owner: dict[str, str] = {}
             chain: list[str] = []
@@ -227,6 +309,28 @@ class JavaScriptLinker:
         configs.sort(key=lambda c: (-len(c.folder), c.folder))
         return configs
 
+    def _load_extended(self, path: str, loaded: dict[str, dict[str, Any]]) -> None:
+        """Read the configs a config extends that the manifests did not give (a config in a
+        folder of its own, ``config/tsconfig.base.json``), from the project folder."""
+        current = path
+        for _ in range(10):
+            extends = loaded[current].get("extends")
+            if not isinstance(extends, str) or not extends.startswith(".") or self.root is None:
+                return
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(current), extends))
+            target = target if target.endswith(".json") else target + ".json"
+            if target.startswith("..") or target in loaded:
+                return
+            try:
+                text = (Path(self.root) / target).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return
+            data = _parse_config(text)
+            if data is None:
+                return
+            loaded[target] = data
+            current = target
+
     def _tsconfig_for(self, path: str) -> _TsConfig | None:
         for config in self.tsconfigs:
             if not config.folder or path.startswith(config.folder + "/"):
@@ -260,7 +364,7 @@ class JavaScriptLinker:
 
     def _package_at(self, folder: str) -> PackageJson | None:
         wanted = f"{folder}/package.json" if folder and folder != "." else "package.json"
-        for package in self.manifests.packages:
+        for package in self.all_packages:
             if package.path == wanted:
                 return package
         return None
@@ -358,7 +462,30 @@ class JavaScriptLinker:
             return Value("module", path)
         if spec.startswith((".", "/")):
             return None  # a relative import of a file not in the project: unknown, not external
-        return Value("ext", external_module_key(spec))
+        return Value("ext", self._external_module(spec))
+
+    def _external_module(self, spec: str) -> str:
+        """The key of a module that is not in the project; one no manifest declares (and no
+        built-in) is noted, since it may be an alias the resolver does not follow."""
+        key = external_module_key(spec)
+        if not self._declared(spec):
+            self._undeclared.add(key)
+        return key
+
+    def _declared(self, spec: str) -> bool:
+        if spec.startswith(_RUNTIME_SCHEMES):
+            return True
+        name, _subpath = _split_package(spec)
+        return name in NODE_BUILTINS or normalize(name) in self.dependencies
+
+    @cached_property
+    def _undeclared(self) -> set[str]:
+        return set()
+
+    def _from_undeclared(self, key: str) -> bool:
+        """Whether an external key names something of a module no manifest declares."""
+        parts = key.split("//")
+        return any("//".join(parts[:i]) in self._undeclared for i in range(1, len(parts) + 1))
 
     # ---- the whole run --------------------------------------------------------------------
     def link(self) -> None:
@@ -368,6 +495,10 @@ class JavaScriptLinker:
                 self.builder.node(node_for(info))
         for path in sorted(self.declarations):
             self.builder.node(module_node(path, "typescript"))
+        for jsfile in self.files.values():
+            for call, refs in self._arguments_of(jsfile):
+                self._bind_arguments(jsfile, call, refs)
+        self._binding_done = True
         for jsfile in self.files.values():
             self._link_file(jsfile)
 
@@ -392,7 +523,7 @@ class JavaScriptLinker:
                 if target is not None and target != path:
                     self.builder.edge(path, target, "imports", "import", Site(path, export.line, 0))
         for info in jsfile.defs.values():
-            if info.is_class or info.definition.kind in ("interface",):
+            if info.is_class or info.key in self._prototype_bases:
                 self._class_edges(jsfile, info)
         for call in index.calls:
             self._call(jsfile, call)
@@ -405,14 +536,27 @@ class JavaScriptLinker:
         for flag in index.dynamic:
             caller = self._caller(jsfile, flag.scope)
             site = Site(path, flag.line, flag.column)
-            prefix = ""
-            if flag.prefix and not flag.prefix.startswith("."):
-                prefix = external_module_key(flag.prefix.rstrip("/"))
+            prefix = self._dynamic_prefix(path, flag.prefix) if flag.prefix else ""
             self.builder.dynamic.append(Dynamic(caller, site, flag.kind, prefix))
             if flag.kind in ("require", "import"):
                 self.builder.unresolved_site(
                     Unresolved(caller, site, "dynamic-import", "", flag.kind, prefix=prefix)
                 )
+
+    def _dynamic_prefix(self, path: str, prefix: str) -> str:
+        """The keys a computed ``require``/``import()`` with a static start concerns: the external
+        module of a bare start (``lodash/`` + x -> ``lodash``), else "" (anything). A relative
+        start loads project modules, whose code reaches far beyond their folder, and a bare one
+        may name a workspace package or a tsconfig path."""
+        if prefix.startswith((".", "/")):
+            return ""
+        config = self._tsconfig_for(path)
+        if config is not None and (config.base_url is not None or config.paths):
+            return ""
+        for name in self.packages:
+            if name.startswith(prefix) or prefix.startswith(name + "/") or prefix == name:
+                return ""
+        return external_module_key(prefix.rstrip("/"))
 
     def _caller(self, jsfile: _File, scope: str) -> str:
         current = scope
@@ -446,10 +590,10 @@ class JavaScriptLinker:
                 if value is not None:
                     return value
             if name == "default":
+                # a CommonJS module's default is its exports object: module.exports, or the
+                # module itself when only exports.x / an object literal of names fill it
                 whole = self._module_exports(jsfile)
-                if whole is not None:
-                    return whole
-                return None
+                return whole if whole is not None else Value("module", path)
             for export in jsfile.exports.get("module.exports", ()):
                 whole = self._export_value(jsfile, export)
                 if whole is not None:
@@ -463,7 +607,7 @@ class JavaScriptLinker:
                     if value is not None:
                         return value
                 elif not spec.startswith("."):
-                    return Value("ext", keys.join(external_module_key(spec), name))
+                    return Value("ext", keys.join(self._external_module(spec), name))
             return None
         finally:
             self._depth -= 1
@@ -483,7 +627,7 @@ class JavaScriptLinker:
             if target is None:
                 if export.module.startswith("."):
                     return None
-                base = external_module_key(export.module)
+                base = self._external_module(export.module)
                 return Value("ext", keys.join(base, export.local) if export.local else base)
             return self.export_of(target, export.local or export.name)
         if export.local is None:
@@ -506,6 +650,8 @@ class JavaScriptLinker:
         self._bases_cache[cls] = []
         info = self.defs.get(cls)
         found: list[tuple[str, Value]] = []
+        if info is not None and info.definition.kind == "function":
+            found = [("extends", v) for v in self._prototype_bases.get(cls, ()) if v.key != cls]
         if info is not None and (info.is_class or info.definition.kind == "interface"):
             jsfile = self.files[info.path]
             scope = self._function_scope(jsfile, info.qualname.rpartition(".")[0])
@@ -522,6 +668,73 @@ class JavaScriptLinker:
     @cached_property
     def _bases_cache(self) -> dict[str, list[tuple[str, Value]]]:
         return {}
+
+    @cached_property
+    def _constructor_functions(self) -> frozenset[str]:
+        """Functions with methods (``F.prototype.m = function``, ``this.m = function`` in ``F``):
+        constructor functions, whose ``new F()`` is an instance of ``F``."""
+        found = set()
+        for info in self.defs.values():
+            if info.definition.kind in ("method", "getter", "setter") and "." in info.qualname:
+                owner = self.files[info.path].defs.get(info.qualname.rpartition(".")[0])
+                if owner is not None and owner.definition.kind == "function":
+                    found.add(owner.key)
+        return frozenset(found)
+
+    def _constructs(self, key: str) -> bool:
+        """Whether ``new`` of this definition makes an instance of it (a class or constructor function)."""
+        info = self.defs[key]
+        return info.is_class or key in self._constructor_functions or key in self._prototype_bases
+
+    @cached_property
+    def _prototype_bases(self) -> dict[str, list[Value]]:
+        """The bases of constructor functions, from the ES5 ways to chain prototypes:
+        ``Sub.prototype = Object.create(Base.prototype)``, ``Sub.prototype = new Base()``,
+        ``Object.setPrototypeOf(Sub.prototype, Base.prototype)`` and ``util.inherits(Sub, Base)``
+        (and the compilers' ``_inherits`` / ``__extends``)."""
+        table: dict[str, list[Value]] = {}
+
+        def add(jsfile: _File, scope: str, line: int, sub: str, base: str) -> None:
+            child = self._resolve_dotted(jsfile, scope, sub.removesuffix(".prototype"), line)
+            parent = self._resolve_dotted(jsfile, scope, base.removesuffix(".prototype"), line)
+            if child is None or child.kind != "def" or self.defs[child.key].definition.kind != "function":
+                return
+            if parent is not None and parent.kind in ("def", "ext"):
+                bases = table.setdefault(child.key, [])
+                if parent not in bases:
+                    bases.append(parent)
+
+        for jsfile in self.files.values():
+            refs: dict[tuple[str, int], list[tuple[int, str]]] = {}
+            for ref in jsfile.index.references:
+                refs.setdefault((ref.scope, ref.line), []).append((ref.column, ref.name))
+            for (scope, target), assigns in jsfile.assigns.items():
+                if not target.endswith(".prototype") or target.count(".") != 1:
+                    continue
+                for assign in assigns:
+                    kind, _, text = assign.value.partition(":")
+                    if kind != "call":
+                        continue
+                    if text == "Object.create":
+                        for _column, name in sorted(refs.get((scope, assign.line), ())):
+                            if name.endswith(".prototype") and name != target:
+                                add(jsfile, scope, assign.line, target, name)
+                                break
+                    else:  # Sub.prototype = new Base()
+                        base = self._resolve_dotted(jsfile, scope, text, assign.line)
+                        if base is not None and base.kind == "def" and self._constructs(base.key):
+                            add(jsfile, scope, assign.line, target, text)
+            for call in jsfile.index.calls:
+                if call.name not in _INHERITS or call.receiver == "<expr>":
+                    continue
+                args = sorted(
+                    (column, name)
+                    for column, name in refs.get((call.scope, call.line), ())
+                    if column > call.column
+                )
+                if len(args) >= 2:
+                    add(jsfile, call.scope, call.line, args[0][1], args[1][1])
+        return table
 
     @cached_property
     def _subclasses(self) -> dict[str, list[str]]:
@@ -561,8 +774,24 @@ class JavaScriptLinker:
                 return member
         return None
 
+    def _constructor_of(self, cls: str) -> DefInfo | None:
+        """What ``super()`` runs for a base: its constructor, or the base itself when a function."""
+        info = self.defs[cls]
+        return info if info.definition.kind == "function" else self._constructor(cls)
+
     def _constructor(self, cls: str) -> DefInfo | None:
-        return self._member(cls, "constructor")
+        """What ``new cls()`` runs: the nearest declared constructor, or a constructor function
+        the class chain reaches first."""
+        for owner in self._chain(cls):
+            info = self.defs.get(owner)
+            if info is None:
+                continue
+            if info.definition.kind == "function":
+                return info if owner != cls else None
+            member = self.files[info.path].defs.get(f"{info.qualname}.constructor")
+            if member is not None:
+                return member
+        return None
 
     def _field_value(self, cls: str, name: str) -> Value | None:
         """The value bound to ``this.name`` in the class (field declarations, the constructor)."""
@@ -639,6 +868,8 @@ class JavaScriptLinker:
             if param is not None:
                 return param
         if not candidates:
+            if qualname in jsfile.objects:  # an object literal with methods, bound by nothing else
+                return Value("obj", keys.first_party(jsfile.path, qualname)), "def"
             return None, "none"
         before = [c for c in candidates if line is None or c[0] <= line]
         # a function declaration is hoisted: it binds before its line too
@@ -664,6 +895,9 @@ class JavaScriptLinker:
                         param.type,
                         info.definition.line,
                     ), "param"
+                key = keys.join(info.key, name)
+                if self._binding_done and key in self._bindings:
+                    return Value("param", key), "param"
                 return None, "param"
         return None
 
@@ -739,12 +973,23 @@ class JavaScriptLinker:
                 # a prototype method or `this.x = function` in a constructor function
                 if owner_info.definition.kind == "function" and info.definition.kind == "method":
                     return Value("inst", owner_info.key)
+            if info is not None and owner in jsfile.objects and info.definition.kind != "function":
+                return Value("obj", keys.first_party(jsfile.path, owner))  # a method of an object
             current = owner
         return None
 
     def _attribute(self, value: Value, name: str) -> Value | None:
         if value.kind == "module":
             return self.export_of(value.key, name)
+        if value.kind == "obj":
+            path, qualname = self.objects[value.key]
+            jsfile = self.files[path]
+            member = jsfile.defs.get(f"{qualname}.{name}")
+            if member is not None:
+                return Value("def", member.key)
+            if f"{qualname}.{name}" in jsfile.objects:
+                return Value("obj", keys.first_party(path, f"{qualname}.{name}"))
+            return None
         if value.kind in ("ext", "inst_ext"):
             return Value("ext", keys.join(value.key, name))
         if value.kind == "def":
@@ -760,7 +1005,7 @@ class JavaScriptLinker:
                 if base is not None:
                     return Value("ext", keys.join(base, name))
             return None
-        if value.kind == "inst":
+        if value.kind in _INSTANCES:
             field_value = self._field_value(value.key, name)
             if field_value is not None:
                 return field_value
@@ -778,8 +1023,11 @@ class JavaScriptLinker:
         if value.kind == "def":
             info = self.defs[value.key]
             if info.is_class:
-                return Value("inst", value.key)
-            return self._returns(info)
+                return Value("new", value.key)  # made by `new C()`: exactly a C
+            returned = self._returns(info)
+            if returned is None and not info.definition.returns and self._constructs(value.key):
+                return Value("new", value.key)  # `new F()` of a constructor function
+            return returned
         if value.kind == "ext":
             last = keys.last_segment(value.key)
             if last[:1].isupper():
@@ -829,7 +1077,10 @@ class JavaScriptLinker:
             base = bases[0]
             wanted = "constructor" if call.receiver is None else call.name
             if base.kind == "def":
-                member = self._member(base.key, wanted)
+                if call.receiver is None:
+                    member = self._constructor_of(base.key)
+                else:
+                    member = self._member(base.key, wanted)
                 if member is not None:
                     self.builder.edge(caller, member.key, "calls", "member", site)
             else:
@@ -859,14 +1110,21 @@ class JavaScriptLinker:
         if receiver is None:
             self._field_call(jsfile, caller, site, call)
             return
-        if receiver.kind == "inst":
-            self._method_call(jsfile, caller, site, receiver.key, call)
+        if receiver.kind in _INSTANCES:
+            self._method_call(jsfile, caller, site, receiver.key, call, exact=receiver.kind == "new")
             return
         target = self._attribute(receiver, call.name)
+        if (
+            target is None
+            and call.name in ("call", "apply")
+            and (receiver.kind == "param" or (receiver.kind == "def" and self.defs[receiver.key].is_callable))
+        ):
+            self._call_value(caller, site, receiver, "direct", call, language)  # f.call(this, x)
+            return
         if target is None:
             self._field_call(jsfile, caller, site, call)
             return
-        kind = "member" if receiver.kind == "def" else "direct"
+        kind = "member" if receiver.kind in ("def", "obj") else "direct"
         self._call_value(caller, site, target, kind, call, language)
 
     def _call_value(
@@ -882,6 +1140,16 @@ class JavaScriptLinker:
             return
         if value.kind == "ext":
             self.builder.edge(caller, self.builder.external(value.key, language), "calls", kind, site)
+            if self._from_undeclared(value.key):
+                # an import no manifest declares may be a path alias the resolver does not
+                # follow: the project's definitions of the name may be what runs
+                self._unresolved(caller, site, "no-definition", call.name, call.text)
+            return
+        if value.kind == "param":
+            for bound in self._bound_values(value.key):
+                self._call_value(caller, site, bound, "reference", call, language)
+            # the records may not show every argument (one on a later line of its call)
+            self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
             return
         if value.kind == "module":
             whole = self._module_exports(self.files[value.key]) or self.export_of(value.key, "default")
@@ -890,7 +1158,11 @@ class JavaScriptLinker:
                 return
         self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
 
-    def _method_call(self, jsfile: _File, caller: str, site: Site, cls: str, call: Call) -> None:
+    def _method_call(
+        self, jsfile: _File, caller: str, site: Site, cls: str, call: Call, exact: bool = False
+    ) -> None:
+        """A method call on an instance of ``cls``; an override of a subclass may run instead,
+        unless the instance is ``exact`` (made by ``new cls()``)."""
         language = jsfile.index.language
         field_value = self._field_value(cls, call.name)
         if field_value is not None and field_value.kind in ("def", "ext"):
@@ -898,10 +1170,12 @@ class JavaScriptLinker:
             return
         member = self._member(cls, call.name)
         info = self.defs[cls]
-        if member is not None:
+        interface = info.definition.kind == "interface"
+        bodiless = member is not None and _bodiless(self.files[member.path], member)
+        if member is not None and not bodiless:
             self.builder.edge(caller, member.key, "calls", "member", site)
-        elif info.definition.kind == "interface":
-            pass  # the implementations below are the candidates
+        elif interface or bodiless:
+            pass  # a signature runs nothing: the implementations below are the candidates
         else:
             base = self._external_base(cls)
             if base is not None:
@@ -911,13 +1185,19 @@ class JavaScriptLinker:
                 self._field_call(jsfile, caller, site, call)
                 return
         overrides = 0
-        for sub in subclasses_closure(self._subclasses, cls):
+        for sub in [] if exact else subclasses_closure(self._subclasses, cls):
             sub_info = self.defs[sub]
             override = self.files[sub_info.path].defs.get(f"{sub_info.qualname}.{call.name}")
-            if override is not None and (member is None or override.key != member.key):
+            if (
+                override is not None
+                and (member is None or override.key != member.key)
+                and not _bodiless(self.files[override.path], override)
+            ):
                 self.builder.edge(caller, override.key, "calls", "cha", site)
                 overrides += 1
-        if info.definition.kind == "interface" and member is None and overrides == 0:
+        # TypeScript types are structural: a value of an interface type need not come from a
+        # class that names the interface, so the implementations found are never all of them
+        if interface or (bodiless and overrides == 0):
             self._unresolved(caller, site, "interface-receiver", call.name, call.text)
 
     def _field_call(self, jsfile: _File, caller: str, site: Site, call: Call) -> None:
@@ -960,6 +1240,145 @@ class JavaScriptLinker:
     ) -> None:
         self.builder.unresolved_site(Unresolved(caller, site, reason, name, text, covered=covered))
 
+    # ---- arguments ------------------------------------------------------------------------
+    @cached_property
+    def _bindings(self) -> dict[str, list[Value]]:
+        """What each parameter of a first-party function receives (param key -> values)."""
+        return {}
+
+    _binding_done = False
+
+    def _arguments_of(self, jsfile: _File) -> list[tuple[Call, list[tuple[Reference, int | None]]]]:
+        """The references passed as arguments, with their position when the call's text shows it.
+
+        The index gives each value used as an argument (a reference) but not the call it is an
+        argument of: a reference belongs to the innermost call that starts before it on its line
+        and whose text reaches it. A reference on a later line of a multi-line call is not bound.
+        """
+        calls: dict[tuple[str, int], list[Call]] = {}
+        for call in jsfile.index.calls:
+            if call.callee != "<expr>" and not call.text.startswith(("@", "<")):
+                calls.setdefault((call.scope, call.line), []).append(call)
+        found: dict[Call, list[tuple[Reference, int | None]]] = {}
+        for ref in jsfile.index.references:
+            best = None
+            for call in calls.get((ref.scope, ref.line), ()):
+                reaches = ref.column < call.column + len(call.text)
+                inner = best is None or (call.column, -len(call.text)) > (best.column, -len(best.text))
+                if call.column < ref.column and reaches and inner:
+                    best = call
+            if best is not None:
+                position = _argument_position(best.text, ref.column - best.column, ref.name)
+                if position != -1:
+                    found.setdefault(best, []).append((ref, position))
+        return sorted(found.items(), key=lambda item: (item[0].line, item[0].column, item[0].text))
+
+    def _argument_value(self, jsfile: _File, ref: Reference) -> Value | None:
+        """The value a reference passes; a parameter passed on is that parameter, bound or not."""
+        if "." not in ref.name:
+            value, how = self._lookup(jsfile, ref.scope, ref.name, ref.line)
+            if how == "param" and (value is None or value.kind == "param"):
+                for scope in self._scopes(jsfile, ref.scope):
+                    info = jsfile.defs.get(scope)
+                    if info is not None and any(p.name == ref.name for p in info.definition.params):
+                        return Value("param", keys.join(info.key, ref.name))
+            return value
+        return self._resolve_dotted(jsfile, ref.scope, ref.name, ref.line)
+
+    def _bind_arguments(self, jsfile: _File, call: Call, refs: list[tuple[Reference, int | None]]) -> None:
+        passed: list[tuple[Value, int | None]] = []
+        for ref, position in refs:
+            value = self._argument_value(jsfile, ref)
+            if value is None or value.kind not in ("def", "ext", "param"):
+                continue
+            info = self.defs.get(value.key) if value.kind == "def" else None
+            if info is not None and not (info.is_callable or info.is_class):
+                continue
+            if (value, position) not in passed:
+                passed.append((value, position))
+        if not passed:
+            return
+        functions: list[DefInfo] = []
+        calling = False  # a builtin or external that calls the functions passed to it, here
+        if call.super_call:
+            cls = self._this(jsfile, call.scope)
+            bases = [v for rel, v in self._bases(cls.key) if rel == "extends"] if cls is not None else []
+            if call.receiver is None and bases and bases[0].kind == "def":
+                ctor = self._constructor_of(bases[0].key)
+                functions += [ctor] if ctor is not None else []
+        elif call.receiver is None:
+            value, _how = self._lookup(jsfile, call.scope, call.name, call.line)
+            functions += self._callables(value)
+            calling = value is not None and value.kind == "ext" and _calls_arguments(value.key, call.name)
+        else:
+            receiver = (
+                None
+                if call.receiver == "<expr>"
+                else self._resolve_dotted(jsfile, call.scope, call.receiver, call.line)
+            )
+            if receiver is None:
+                calling = call.name in CALLING_METHODS
+            elif receiver.kind in _INSTANCES:
+                member = self._field_value(receiver.key, call.name)
+                if member is None:
+                    found = self._member(receiver.key, call.name)
+                    member = Value("def", found.key) if found is not None else None
+                functions += self._callables(member)
+                if receiver.kind == "inst":
+                    for sub in subclasses_closure(self._subclasses, receiver.key):
+                        info = self.defs[sub]
+                        override = self.files[info.path].defs.get(f"{info.qualname}.{call.name}")
+                        functions += [override] if override is not None else []
+                if member is None and self._external_base(receiver.key) is not None:
+                    calling = call.name in CALLING_METHODS
+            else:
+                target = self._attribute(receiver, call.name)
+                functions += self._callables(target)
+                calling = (target is None or target.kind == "ext") and _calls_arguments(
+                    target.key if target is not None else "", call.name
+                )
+        if calling:
+            caller = self._caller(jsfile, call.scope)
+            site = Site(jsfile.path, call.line, call.column)
+            for value, _position in passed:
+                if value.kind == "def":
+                    self._call_value(caller, site, value, "reference", call, jsfile.index.language)
+        for function in functions:
+            params = function.definition.params
+            for value, position in passed:
+                chosen = range(len(params)) if position is None else [position]
+                for index in chosen:
+                    if index < len(params) and not params[index].variadic and not params[index].type:
+                        key = keys.join(function.key, params[index].name)
+                        bound = self._bindings.setdefault(key, [])
+                        if value not in bound and value != Value("param", key):
+                            bound.append(value)
+
+    def _callables(self, value: Value | None) -> list[DefInfo]:
+        """The first-party function a call of ``value`` runs (a class: its constructor)."""
+        if value is None or value.kind != "def":
+            return []
+        info = self.defs[value.key]
+        if info.is_class:
+            ctor = self._constructor(value.key)
+            return [ctor] if ctor is not None else []
+        return [info] if info.is_callable else []
+
+    def _bound_values(self, key: str) -> list[Value]:
+        """What a parameter receives, through parameters passed on to other parameters."""
+        found: list[Value] = []
+        seen = {key}
+        stack = [key]
+        while stack:
+            for value in self._bindings.get(stack.pop(), ()):
+                if value.kind != "param":
+                    if value not in found:
+                        found.append(value)
+                elif value.key not in seen:
+                    seen.add(value.key)
+                    stack.append(value.key)
+        return found
+
     # ---- what roots need ------------------------------------------------------------------
     def resolve_entry_point(self, entry: EntryPoint) -> str | None:
         if entry.group not in ("bin", "main", "exports"):
@@ -989,6 +1408,95 @@ class JavaScriptLinker:
                 if value is not None and value.kind == "def":
                     found.append(value.key)
         return sorted(set(found))
+
+
+def _package_json(rel: str, data: dict[str, Any]) -> PackageJson:
+    """The fields of a package.json that module resolution reads."""
+
+    def text(key: str) -> str:
+        value = data.get(key)
+        return value if isinstance(value, str) else ""
+
+    raw_bin = data.get("bin")
+    bins = {str(k): v for k, v in raw_bin.items() if isinstance(v, str)} if isinstance(raw_bin, dict) else {}
+    return PackageJson(
+        path=rel,
+        name=text("name"),
+        main=text("main"),
+        module=text("module"),
+        exports=data.get("exports"),
+        bin=bins,
+        types=text("types") or text("typings"),
+    )
+
+
+def _bodiless(jsfile: _File, member: DefInfo) -> bool:
+    """A method signature of an interface or an abstract method: no code runs for it."""
+    if member.definition.kind not in ("method", "getter", "setter"):
+        return False
+    owner = jsfile.defs.get(member.qualname.rpartition(".")[0])
+    if owner is not None and owner.definition.kind == "interface":
+        return True
+    return "abstract" in member.definition.signature.partition("(")[0].split()
+
+
+def _parse_config(text: str) -> dict[str, Any] | None:
+    """A tsconfig/jsconfig as JSON with comments and trailing commas, or None."""
+    try:
+        data = json.loads(_strip_json_comments(text))
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _calls_arguments(key: str, name: str) -> bool:
+    """Whether an external (``key``, called as ``name``) calls the functions passed to it."""
+    if key in CALLING_GLOBALS:
+        return True
+    # a method of an external instance or module, or of a receiver nothing is known of
+    return name in CALLING_METHODS and ("//" in key or not key)
+
+
+def _argument_position(text: str, offset: int, name: str) -> int | None:
+    """The position of the argument at ``offset`` of a call's text; None when the text does not
+    show it (a multi-line call, a long text), -1 when the reference is inside an argument (an
+    element of an array or object, an operand) rather than the argument itself."""
+    if text.endswith("…") and offset >= len(text) - 1:
+        return None
+    if text[offset : offset + len(name)] != name:
+        return None  # whitespace collapsed before it: a multi-line call
+    depth = 0
+    opened = -1  # the depth-0 paren that opens the arguments
+    position = 0
+    quote = ""
+    i = 0
+    while i < offset:
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"`":
+            quote = ch
+        elif ch in "([{":
+            if depth == 0 and ch == "(":
+                opened, position = i, 0
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 1:
+            position += 1
+        i += 1
+    if opened < 0 or depth != 1:
+        return -1
+    before = text[opened + 1 : offset].rpartition(",")[2].strip()
+    after = text[offset + len(name) :].lstrip()
+    if before not in ("", "...") and not before.endswith(("?", ":")):
+        return -1  # an operand: `a + f`, `!f`
+    if after[:1] not in (",", ")", ":") and not after.startswith(("||", "??")):
+        return -1
+    return position
 
 
 def _match_pattern(pattern: str, spec: str) -> str | None:
@@ -1046,4 +1554,6 @@ def _condition_targets(value: Any) -> list[str]:
 def make_linker(
     indexes: Sequence[FileIndex], builder: GraphBuilder, context: LinkContext
 ) -> JavaScriptLinker:
-    return JavaScriptLinker(indexes, builder, context.manifests, context.max_hops, context.test_paths)
+    return JavaScriptLinker(
+        indexes, builder, context.manifests, context.max_hops, context.test_paths, context.root
+    )
