@@ -1,0 +1,19 @@
+"""Ada at the generic tier: package specs and bodies, subprogram bodies, expression functions,
+tasks, protected bodies, record and derived types, calls (``Pkg.Sub (X)`` too), ``with`` clauses
+(GNAT file names: ``Shop.Util`` is ``shop-util.ads`` and ``shop-util.adb``).
+"""
+
+from projectgraph.languages.generic import GenericLanguage
+
+GENERIC = GenericLanguage(
+    name="ada",
+    module=__name__,
+    source=__file__,
+    extensions=(".adb", ".ads", ".ada"),
+    grammar="ada",
+    separators=(".",),
+    self_names=(),
+    imports={"with": (("**/{dashed}.ads", "**/{dashed}.adb"),)},
+)
+LANGUAGES = (GENERIC.spec,)
+extract = GENERIC.extract

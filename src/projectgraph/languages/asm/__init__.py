@@ -1,0 +1,19 @@
+"""Assembly at the generic tier: labels as functions (each runs to the next label), ``call``,
+``jmp``, branches and conditional jumps to a label, ``.include``/``%include`` of a file.
+"""
+
+from projectgraph.languages.generic import GenericLanguage
+
+GENERIC = GenericLanguage(
+    name="asm",
+    module=__name__,
+    source=__file__,
+    extensions=(".s", ".S", ".asm"),
+    grammar="asm",
+    separators=(),
+    self_names=(),
+    imports={"include": (("./{module}",), ("{module}",), ("**/{module}",))},
+    flat=True,
+)
+LANGUAGES = (GENERIC.spec,)
+extract = GENERIC.extract

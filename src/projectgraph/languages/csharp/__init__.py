@@ -1,0 +1,18 @@
+"""C# at the generic tier: namespaces, classes, structs, interfaces, records, enums, methods,
+constructors, local functions, calls with receivers, ``new``, ``using`` directives (namespaces: no file).
+"""
+
+from projectgraph.languages.generic import GenericLanguage
+
+GENERIC = GenericLanguage(
+    name="csharp",
+    module=__name__,
+    source=__file__,
+    extensions=(".cs",),
+    grammar="csharp",
+    separators=(".",),
+    self_names=("this",),
+    super_names=("base",),
+)
+LANGUAGES = (GENERIC.spec,)
+extract = GENERIC.extract

@@ -1,0 +1,21 @@
+"""Kotlin at the generic tier: classes, interfaces, objects (companion members belong to their
+class), functions, methods, secondary constructors, calls with receivers, constructor calls of
+supertypes, imports (a class whose file the import path names gives an edge).
+"""
+
+from projectgraph.languages.generic import GenericLanguage
+
+GENERIC = GenericLanguage(
+    name="kotlin",
+    module=__name__,
+    source=__file__,
+    extensions=(".kt", ".kts"),
+    grammar="kotlin",
+    separators=(".",),
+    self_names=("this",),
+    super_names=("super",),
+    constructor_names=("constructor", "init"),
+    imports={"import": (("**/{path}.kt",),)},
+)
+LANGUAGES = (GENERIC.spec,)
+extract = GENERIC.extract

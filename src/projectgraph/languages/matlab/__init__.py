@@ -1,0 +1,17 @@
+"""MATLAB at the generic tier: functions (help text as doc), ``classdef`` classes with their
+superclasses and methods, calls (an index ``a(1)`` reads as a call), ``obj.f()``, ``import``.
+"""
+
+from projectgraph.languages.generic import GenericLanguage
+
+GENERIC = GenericLanguage(
+    name="matlab",
+    module=__name__,
+    source=__file__,
+    extensions=(".m",),
+    grammar="matlab",
+    separators=(".",),
+    self_names=("obj", "self", "this"),
+)
+LANGUAGES = (GENERIC.spec,)
+extract = GENERIC.extract

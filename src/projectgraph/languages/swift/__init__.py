@@ -1,0 +1,19 @@
+"""Swift at the generic tier: classes, structs, enums, actors, protocols, extensions (members of
+their type), functions, methods, initializers, calls with receivers, ``import`` of modules (no file).
+"""
+
+from projectgraph.languages.generic import GenericLanguage
+
+GENERIC = GenericLanguage(
+    name="swift",
+    module=__name__,
+    source=__file__,
+    extensions=(".swift",),
+    grammar="swift",
+    separators=(".",),
+    self_names=("self", "Self"),
+    super_names=("super",),
+    constructor_names=("init",),
+)
+LANGUAGES = (GENERIC.spec,)
+extract = GENERIC.extract
