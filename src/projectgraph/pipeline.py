@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from projectgraph.config import load_config
+from projectgraph.config import ProjectConfig, load_config
 from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions, IndexResult, Progress, run_index
 from projectgraph.link import LinkOptions, build
@@ -32,13 +32,19 @@ def build_graph(
     if options is None:
         options = IndexOptions(config=config)
     indexed = run_index(base, options, store, progress)
-    graph = build(
+    return ProjectRun(indexed, link_indexed(base, config, indexed, sys_path))
+
+
+def link_indexed(
+    root: str | os.PathLike[str], config: ProjectConfig, indexed: IndexResult, sys_path: tuple[str, ...] = ()
+) -> Graph:
+    """Link an index run of the project under ``root`` (a full run's or a sync's) into its graph."""
+    return build(
         indexed.indexes,
         LinkOptions(
-            root=str(base),
+            root=str(Path(root)),
             sys_path=(*config.sys_path, *sys_path),
             files=indexed.statuses,
             test_paths=(*LinkOptions().test_paths, *config.test_paths),
         ),
     )
-    return ProjectRun(indexed, graph)

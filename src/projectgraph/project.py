@@ -1,29 +1,30 @@
 """A project on disk and its store: index, link and persist; open the stored graph for queries.
 
-``Project.refresh`` runs discover -> index -> link under the writer lock and replaces the stored
-graph in one transaction, so a reader sees the old graph or the new one, and a process killed in
-the middle leaves the old one intact. ``Project.current`` serves the stored graph when no file
-changed since it was built (same paths, sizes and modification times), else refreshes first.
+``Project.refresh`` runs discover -> index -> link under the writer lock and writes the graph in
+one transaction, so a reader sees the old graph or the new one, and a process killed in the middle
+leaves the old one intact. ``Project.sync`` does the same with the stamp shortcut and skips the link
+when nothing changed (``projectgraph.sync``). ``Project.graph`` serves the stored graph when no file
+and no control file changed since it was built (same paths, sizes and modification times), else
+syncs first.
 """
 
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from projectgraph.config import load_config
 from projectgraph.discover import discover
 from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions, IndexResult, Progress
 from projectgraph.languages import all_languages
-from projectgraph.pipeline import build_graph
 from projectgraph.query import QueryEngine
 from projectgraph.store import sqlite as sql
 from projectgraph.store.lock import WriterBusyError, WriterLock
 from projectgraph.store.sqlite import SqliteStore, open_project_store
+from projectgraph.sync.controls import control_files
+from projectgraph.sync.reconcile import SyncResult, reconcile
 
 
 @dataclass(frozen=True)
@@ -33,9 +34,14 @@ class FileChanges:
     added: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
+    controls: tuple[str, ...] = ()  # control files (manifests, configs) that came, went or changed
 
     def __bool__(self) -> bool:
-        return bool(self.added or self.removed or self.changed)
+        return bool(self.added or self.removed or self.changed or self.controls)
+
+    @property
+    def pending(self) -> int:
+        return len(self.added) + len(self.removed) + len(self.changed) + len(self.controls)
 
 
 @dataclass(frozen=True)
@@ -71,28 +77,18 @@ class Project:
 
     # ---- writing --------------------------------------------------------------------------
     def refresh(self, options: IndexOptions | None = None, progress: Progress | None = None) -> Refresh:
-        """Index and link the project, and store the graph (one writer at a time)."""
-        started = time.time()
+        """Index (every file read) and link the project, and store the graph (one writer at a time)."""
         with WriterLock(self.folder):
-            run = build_graph(self.root, options, self.store, progress)
-            stamps = self._stamps(s.path for s in run.index.statuses)
-            sql.write_graph(
-                self.store.connection,
-                run.graph,
-                stamps,
-                {"started": started, "root": str(self.root), "error": run.index.error},
-            )
-        return Refresh(run.index, run.graph)
+            done = reconcile(self.root, self.store, options, progress, full=True, always_link=True)
+        assert done.graph is not None
+        return Refresh(done.index, done.graph)
 
-    def _stamps(self, paths: Any) -> dict[str, tuple[int, int]]:
-        stamps: dict[str, tuple[int, int]] = {}
-        for path in paths:
-            try:
-                st = (self.root / path).stat()
-            except OSError:
-                continue
-            stamps[path] = (st.st_size, st.st_mtime_ns)
-        return stamps
+    def sync(
+        self, options: IndexOptions | None = None, progress: Progress | None = None, *, full: bool = False
+    ) -> SyncResult:
+        """Bring the stored graph up to date with the working tree (one writer at a time)."""
+        with WriterLock(self.folder):
+            return reconcile(self.root, self.store, options, progress, full=full)
 
     # ---- reading --------------------------------------------------------------------------
     def is_stale(self) -> bool:
@@ -122,14 +118,26 @@ class Project:
             added=tuple(sorted(paths - set(stored))),
             removed=tuple(sorted(set(stored) - paths)),
             changed=tuple(sorted(changed)),
+            controls=self._control_changes(paths),
         )
 
+    def _control_changes(self, paths: set[str]) -> tuple[str, ...]:
+        """Control files that came, went, or whose bytes changed (read only when the stamp moved)."""
+        stored = sql.control_stamps(self.store.connection)
+        changed = []
+        for control in control_files(self.root, paths, digests=False):
+            was = stored.pop(control.path, None)
+            moved = was is not None and (was[1], was[2]) != (control.size, control.mtime_ns)
+            if was is None or (moved and was[0] != control.read_digest(self.root)):
+                changed.append(control.path)
+        return tuple(sorted([*changed, *stored]))
+
     def ensure_current(self, progress: Progress | None = None) -> None:
-        """Refresh a stale graph; while another process writes, read the graph it replaces."""
+        """Sync a stale graph; while another process writes, read the graph it replaces."""
         if not self.is_stale():
             return
         try:
-            self.refresh(progress=progress)
+            self.sync(progress=progress)
         except WriterBusyError:
             if not sql.has_graph(self.store.connection):
                 raise

@@ -22,6 +22,8 @@ from projectgraph.cli import (
     serve,
     status,
     symbol,
+    sync,
+    watch,
 )
 
 EXIT_OK = 0
@@ -42,3 +44,5 @@ for _module in (index, graph, reach, symbol, impact, path, hierarchy, cycles, se
 main.add_command(callers_module.callers)
 main.add_command(callers_module.callees)
 main.add_command(serve.command)
+main.add_command(sync.command)
+main.add_command(watch.command)

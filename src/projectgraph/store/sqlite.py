@@ -9,6 +9,7 @@ writer writes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -17,12 +18,12 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from projectgraph.fileindex import FileIndex, Key
+from projectgraph.fileindex import CODEC, FileIndex, Key
 from projectgraph.graph import Dynamic, Edge, FileEntry, Graph, Node, Root, Site, Truncation, Unresolved
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 4
 
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
@@ -131,6 +132,37 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                content='nodes', content_rowid='id', tokenize='unicode61'
            )""",
     ),
+    (
+        # 2 -> 3: a file index is kept in FileIndex.to_bytes form, named by its codec (rows of another
+        # codec, such as the JSON text before, are misses); a run's read marks go to a narrow table,
+        # so marking every index read rewrites kilobytes, not the pages of every index row.
+        # file_index.read_at is now when the row was written.
+        "ALTER TABLE file_index ADD COLUMN codec TEXT NOT NULL DEFAULT 'json'",
+        """CREATE TABLE file_index_read (
+               key TEXT PRIMARY KEY,
+               read_at REAL NOT NULL
+           ) WITHOUT ROWID""",
+        "INSERT INTO file_index_read(key, read_at) SELECT key, read_at FROM file_index",
+        "DROP INDEX file_index_read_at",
+        "CREATE INDEX file_index_read_read_at ON file_index_read(read_at)",
+    ),
+    (
+        # 3 -> 4: incremental sync. graph_groups keeps a digest of each file's rows (its nodes and the
+        # rows of its nodes), so a write rewrites only the files whose digest changed; control_files
+        # keeps the manifests and configs the graph was linked with. Rows are deleted by their node.
+        """CREATE TABLE graph_groups (
+               grp TEXT PRIMARY KEY,
+               digest TEXT NOT NULL
+           ) WITHOUT ROWID""",
+        """CREATE TABLE control_files (
+               path TEXT PRIMARY KEY,
+               digest TEXT NOT NULL,
+               size INTEGER NOT NULL,
+               mtime_ns INTEGER NOT NULL
+           ) WITHOUT ROWID""",
+        "CREATE INDEX dynamic_caller ON dynamic(caller)",
+        "CREATE INDEX roots_node ON roots(node)",
+    ),
 )
 
 
@@ -182,10 +214,6 @@ def migrate(connection: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int
     return current
 
 
-def _encode(index: FileIndex) -> str:
-    return json.dumps(index.to_json(), separators=(",", ":"), ensure_ascii=False)
-
-
 class SqliteStore:
     """Indexes and plugin artifacts by key in one SQLite file; a pruner like ``MemoryStore``."""
 
@@ -199,35 +227,52 @@ class SqliteStore:
             raise SchemaError(f"{self.path}: not a projectgraph database ({error})") from None
 
     def get_many(self, keys: Iterable[Key]) -> dict[Key, FileIndex]:
+        """The stored indexes of ``keys`` (one query for all), each marked read now."""
         by_text = {key.text(): key for key in keys}
+        if not by_text:
+            return {}
+        wanted = json.dumps(list(by_text))
+        rows = self.connection.execute(
+            "SELECT key, data FROM file_index WHERE codec = ? AND key IN (SELECT value FROM json_each(?))",
+            (CODEC, wanted),
+        ).fetchall()
         found: dict[Key, FileIndex] = {}
-        texts = list(by_text)
-        now = time.time()
-        for start in range(0, len(texts), 500):
-            chunk = texts[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = self.connection.execute(
-                f"SELECT key, data FROM file_index WHERE key IN ({marks})", chunk
-            ).fetchall()
-            for text, data in rows:
-                found[by_text[text]] = FileIndex.from_json(json.loads(data))
+        for text, data in rows:
+            try:
+                found[by_text[text]] = FileIndex.from_bytes(data)
+            except (EOFError, ValueError, TypeError):  # a damaged row is a miss
+                continue
         if found:
-            self.connection.execute("BEGIN")
-            self.connection.executemany(
-                "UPDATE file_index SET read_at=? WHERE key=?", [(now, k.text()) for k in found]
-            )
-            self.connection.execute("COMMIT")
+            self.connection.execute("BEGIN IMMEDIATE")
+            try:
+                self.connection.execute(
+                    "INSERT OR REPLACE INTO file_index_read(key, read_at) SELECT value, ? FROM json_each(?)",
+                    (time.time(), json.dumps([key.text() for key in found])),
+                )
+                self.connection.execute("COMMIT")
+            except BaseException:
+                self.connection.execute("ROLLBACK")
+                raise
         return found
 
     def put_many(self, items: Iterable[tuple[Key, FileIndex]]) -> None:
+        self.put_encoded((key, index.to_bytes()) for key, index in items)
+
+    def put_encoded(self, items: Iterable[tuple[Key, bytes]]) -> None:
+        """Store indexes already in ``FileIndex.to_bytes`` form (as the worker pool hands them back)."""
         now = time.time()
-        rows = [(key.text(), key.path, _encode(index), now) for key, index in items]
+        rows = [(key.text(), key.path, data, now, CODEC) for key, data in items]
         if not rows:
             return
         self.connection.execute("BEGIN IMMEDIATE")
         try:
             self.connection.executemany(
-                "INSERT OR REPLACE INTO file_index(key, path, data, read_at) VALUES (?, ?, ?, ?)", rows
+                "INSERT OR REPLACE INTO file_index(key, path, data, read_at, codec) VALUES (?, ?, ?, ?, ?)",
+                rows,
+            )
+            self.connection.executemany(
+                "INSERT OR REPLACE INTO file_index_read(key, read_at) VALUES (?, ?)",
+                [(key, now) for key, _, _, _, _ in rows],
             )
             self.connection.execute("COMMIT")
         except BaseException:
@@ -256,10 +301,12 @@ class SqliteStore:
     def prune(self, since: float) -> int:
         """Remove every index and artifact that no run read or wrote since ``since``."""
         self.connection.execute("BEGIN IMMEDIATE")
-        removed = self.connection.execute("DELETE FROM file_index WHERE read_at < ?", (since,)).rowcount
-        removed += self.connection.execute(
-            "DELETE FROM plugin_artifact WHERE read_at < ?", (since,)
+        removed = self.connection.execute(
+            "DELETE FROM file_index WHERE key NOT IN (SELECT key FROM file_index_read WHERE read_at >= ?)",
+            (since,),
         ).rowcount
+        self.connection.execute("DELETE FROM file_index_read WHERE read_at < ?", (since,))
+        removed += self.connection.execute("DELETE FROM plugin_artifact WHERE read_at < ?", (since,)).rowcount
         self.connection.execute("COMMIT")
         return removed
 
@@ -324,105 +371,338 @@ def _test_pause() -> None:
         time.sleep(float(pause))
 
 
+NODE_ID_GAP = 1 << 32
+"""Node ids are spaced this far apart in key order, so a sync can give a new key an id between its
+neighbours' and ordering by id stays ordering by key (the queries rely on it). When two neighbours
+leave no room, the write renumbers every node (a whole rewrite)."""
+
+KEEP_RUNS = 100  # the runs table keeps this many of the latest runs (a watcher adds one per sync)
+
+_NODE_FIELDS = "kind, name, qualname, path, line, end_line, signature, doc, language, unit, external, words"
+_ROW_TABLES = (("edges", "caller"), ("unresolved", "caller"), ("dynamic", "caller"), ("roots", "node"))
+
+
+class _Group:
+    """The rows of one file (a node's path; "" for external nodes): its nodes, and the edges,
+    unresolved sites, dynamic flags and roots of the nodes in it (by the caller's, or root's, node)."""
+
+    __slots__ = ("dynamic", "edges", "nodes", "roots", "unresolved")
+
+    def __init__(self) -> None:
+        self.nodes: list[Node] = []
+        self.edges: list[Edge] = []
+        self.unresolved: list[Unresolved] = []
+        self.dynamic: list[Dynamic] = []
+        self.roots: list[Root] = []
+
+    def digest(self) -> str:
+        text = repr((self.nodes, self.edges, self.unresolved, self.dynamic, self.roots))
+        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def _groups(graph: Graph) -> dict[str, _Group]:
+    """The graph's rows by file; a row whose node is not in the graph is left out (as it is stored)."""
+    path_of = {node.key: node.path for node in graph.nodes}
+    groups: dict[str, _Group] = {}
+    for node in graph.nodes:
+        group = groups.get(node.path)
+        if group is None:
+            group = groups[node.path] = _Group()
+        group.nodes.append(node)
+    for edge in graph.edges:
+        path = path_of.get(edge.caller)
+        if path is not None and edge.callee in path_of:
+            groups[path].edges.append(edge)
+    for site in graph.unresolved:
+        path = path_of.get(site.caller)
+        if path is not None:
+            groups[path].unresolved.append(site)
+    for flag in graph.dynamic:
+        path = path_of.get(flag.caller)
+        if path is not None:
+            groups[path].dynamic.append(flag)
+    for root in graph.roots:
+        path = path_of.get(root.key)
+        if path is not None:
+            groups[path].roots.append(root)
+    for group in groups.values():
+        group.nodes.sort()
+        group.edges.sort()
+        group.unresolved.sort()
+        group.dynamic.sort()
+        group.roots.sort()
+    return groups
+
+
+def _node_values(node: Node) -> tuple[Any, ...]:
+    """A node's columns after id and key (``_NODE_FIELDS``)."""
+    words = (
+        search_words(node.name, node.qualname or node.key)
+        if node.kind != "module"
+        else search_words(node.path)
+    )
+    return (
+        node.kind,
+        node.name,
+        node.qualname,
+        node.path,
+        node.line,
+        node.end_line,
+        node.signature,
+        node.doc,
+        node.language,
+        node.unit,
+        node.external,
+        words,
+    )
+
+
+def _fts_values(node_id: int, values: tuple[Any, ...]) -> tuple[Any, ...]:
+    # nodes_fts columns: words, qualname, signature, doc
+    return (node_id, values[11], values[2], values[6], values[7])
+
+
+def _insert_rows(connection: sqlite3.Connection, groups: Iterable[_Group], ids: dict[str, int]) -> int:
+    """Insert the edges, unresolved sites, dynamic flags and roots of ``groups``; the row count."""
+    edges = [
+        (ids[e.caller], ids[e.callee], e.relation, e.kind, e.confidence, *e.site, e.via)
+        for g in groups
+        for e in g.edges
+    ]
+    unresolved = [
+        (ids[u.caller], *u.site, u.reason, u.name, u.text, u.prefix, int(u.covered))
+        for g in groups
+        for u in g.unresolved
+    ]
+    dynamic = [(ids[d.caller], *d.site, d.kind, d.prefix) for g in groups for d in g.dynamic]
+    roots = [(ids[r.key], r.kind, r.rule) for g in groups for r in g.roots]
+    connection.executemany(
+        "INSERT INTO edges(caller, callee, relation, kind, confidence, path, line, col, via) "
+        "VALUES (?,?,?,?,?,?,?,?,?)",
+        edges,
+    )
+    connection.executemany(
+        "INSERT INTO unresolved(caller, path, line, col, reason, name, text, prefix, covered) "
+        "VALUES (?,?,?,?,?,?,?,?,?)",
+        unresolved,
+    )
+    connection.executemany(
+        "INSERT INTO dynamic(caller, path, line, col, kind, prefix) VALUES (?,?,?,?,?,?)", dynamic
+    )
+    connection.executemany("INSERT INTO roots(node, kind, rule) VALUES (?,?,?)", roots)
+    return len(edges) + len(unresolved) + len(dynamic) + len(roots)
+
+
+def _rewrite_all(connection: sqlite3.Connection, groups: dict[str, _Group], digests: dict[str, str]) -> int:
+    """Replace every node and row; node ids are renumbered ``NODE_ID_GAP`` apart in key order."""
+    for table in ("edges", "unresolved", "dynamic", "roots", "nodes", "graph_groups"):
+        connection.execute(f"DELETE FROM {table}")
+    _test_pause()
+    nodes = sorted(node for group in groups.values() for node in group.nodes)
+    ids = {node.key: index * NODE_ID_GAP for index, node in enumerate(nodes, start=1)}
+    connection.executemany(
+        f"INSERT INTO nodes(id, key, {_NODE_FIELDS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        [(ids[n.key], n.key, *_node_values(n)) for n in nodes],
+    )
+    rows = _insert_rows(connection, groups.values(), ids)
+    connection.execute("INSERT INTO nodes_fts(nodes_fts) VALUES('rebuild')")
+    connection.executemany("INSERT INTO graph_groups(grp, digest) VALUES (?,?)", sorted(digests.items()))
+    return len(nodes) + rows
+
+
+class _NoRoom(Exception):
+    """Two neighbouring node ids leave no room for the new keys between them."""
+
+
+def _place(connection: sqlite3.Connection, keys: list[str]) -> dict[str, int]:
+    """Ids for new node keys (sorted), between the ids of their stored neighbours in key order."""
+    placed: dict[str, int] = {}
+    run: list[str] = []
+    bounds: tuple[int, int | None] = (0, None)
+
+    def flush() -> None:
+        if not run:
+            return
+        low, high = bounds
+        top = high if high is not None else low + (len(run) + 1) * NODE_ID_GAP
+        step = (top - low) // (len(run) + 1)
+        if step < 1:
+            raise _NoRoom
+        for position, key in enumerate(run, start=1):
+            placed[key] = low + step * position
+
+    for key in keys:
+        before = connection.execute(
+            "SELECT id FROM nodes WHERE key < ? ORDER BY key DESC LIMIT 1", (key,)
+        ).fetchone()
+        after = connection.execute(
+            "SELECT id FROM nodes WHERE key > ? ORDER BY key LIMIT 1", (key,)
+        ).fetchone()
+        neighbours = (before[0] if before else 0, after[0] if after else None)
+        if neighbours != bounds:
+            flush()
+            run, bounds = [], neighbours
+        run.append(key)
+    flush()
+    return placed
+
+
+def _ids_of(connection: sqlite3.Connection, keys: Iterable[str]) -> dict[str, int]:
+    wanted = json.dumps(sorted(set(keys)))
+    return dict(
+        connection.execute(
+            "SELECT key, id FROM nodes WHERE key IN (SELECT value FROM json_each(?))", (wanted,)
+        ).fetchall()
+    )
+
+
+def _rewrite_changed(
+    connection: sqlite3.Connection, groups: dict[str, _Group], digests: dict[str, str], stored: dict[str, str]
+) -> int:
+    """Rewrite the groups whose digest changed: a node keeps its id while its key stays."""
+    changed = sorted(p for p in set(digests) | set(stored) if digests.get(p) != stored.get(p))
+    if len(changed) > 16 and len(changed) * 2 > len(digests):
+        raise _NoRoom  # most of the graph changed: one whole rewrite is faster
+    old: dict[str, tuple[Any, ...]] = {}  # key -> (id, key, *_NODE_FIELDS)
+    for path in changed:
+        for row in connection.execute(f"SELECT id, key, {_NODE_FIELDS} FROM nodes WHERE path = ?", (path,)):
+            old[row[1]] = row
+    for path in changed:
+        for table, column in _ROW_TABLES:
+            connection.execute(
+                f"DELETE FROM {table} WHERE {column} IN (SELECT id FROM nodes WHERE path = ?)", (path,)
+            )
+    _test_pause()
+    new = {n.key: _node_values(n) for path in changed if path in groups for n in groups[path].nodes}
+    gone = [row for key, row in old.items() if key not in new]
+    updated = [(row, new[key]) for key, row in old.items() if key in new and tuple(row[2:]) != new[key]]
+    connection.executemany(
+        "INSERT INTO nodes_fts(nodes_fts, rowid, words, qualname, signature, doc) VALUES('delete',?,?,?,?,?)",
+        [_fts_values(row[0], tuple(row[2:])) for row in (*gone, *(row for row, _ in updated))],
+    )
+    connection.executemany("DELETE FROM nodes WHERE id = ?", [(row[0],) for row in gone])
+    added = sorted(key for key in new if key not in old)
+    ids = _place(connection, added)
+    sets = ", ".join(f"{name.strip()} = ?" for name in _NODE_FIELDS.split(","))
+    connection.executemany(
+        f"UPDATE nodes SET {sets} WHERE id = ?", [(*values, row[0]) for row, values in updated]
+    )
+    connection.executemany(
+        f"INSERT INTO nodes(id, key, {_NODE_FIELDS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        [(ids[key], key, *new[key]) for key in added],
+    )
+    connection.executemany(
+        "INSERT INTO nodes_fts(rowid, words, qualname, signature, doc) VALUES (?,?,?,?,?)",
+        [_fts_values(row[0], values) for row, values in updated]
+        + [_fts_values(ids[k], new[k]) for k in added],
+    )
+    rewritten = [groups[path] for path in changed if path in groups]
+    referenced = {
+        key
+        for g in rewritten
+        for key in (
+            *(e.caller for e in g.edges),
+            *(e.callee for e in g.edges),
+            *(u.caller for u in g.unresolved),
+            *(d.caller for d in g.dynamic),
+            *(r.key for r in g.roots),
+        )
+    }
+    rows = _insert_rows(connection, rewritten, _ids_of(connection, referenced))
+    connection.executemany("DELETE FROM graph_groups WHERE grp = ?", [(p,) for p in changed])
+    connection.executemany(
+        "INSERT INTO graph_groups(grp, digest) VALUES (?,?)",
+        [(p, digests[p]) for p in changed if p in digests],
+    )
+    return len(gone) + len(updated) + len(added) + rows
+
+
+def _write_files(
+    connection: sqlite3.Connection, files: Iterable[FileEntry], stamps: dict[str, tuple[int, int]]
+) -> int:
+    """Make the files table hold ``files`` with their stamps, touching only the rows that differ."""
+    rows = {
+        f.path: (f.path, f.language, f.status, f.hash, f.reason, f.unit, *stamps.get(f.path, (-1, -1)))
+        for f in files
+    }
+    stored = {
+        row[0]: row
+        for row in connection.execute(
+            "SELECT path, language, status, hash, reason, unit, size, mtime_ns FROM files"
+        )
+    }
+    gone = [(path,) for path in stored if path not in rows]
+    changed = [row for path, row in rows.items() if stored.get(path) != row]
+    connection.executemany("DELETE FROM files WHERE path = ?", gone)
+    connection.executemany(
+        "INSERT OR REPLACE INTO files(path, language, status, hash, reason, unit, size, mtime_ns) "
+        "VALUES (?,?,?,?,?,?,?,?)",
+        changed,
+    )
+    return len(gone) + len(changed)
+
+
+def _write_state(
+    connection: sqlite3.Connection,
+    controls: Iterable[tuple[str, str, int, int]] | None,
+    stamped_at: int | None,
+) -> None:
+    if controls is not None:
+        connection.execute("DELETE FROM control_files")
+        connection.executemany(
+            "INSERT INTO control_files(path, digest, size, mtime_ns) VALUES (?,?,?,?)", list(controls)
+        )
+    connection.execute(
+        "INSERT INTO metadata(name, value) VALUES('stamped_at_ns', ?) "
+        "ON CONFLICT(name) DO UPDATE SET value=excluded.value",
+        (str(stamped_at if stamped_at is not None else -1),),
+    )
+
+
 def write_graph(
     connection: sqlite3.Connection,
     graph: Graph,
     stamps: dict[str, tuple[int, int]],
     run: dict[str, Any],
-) -> None:
-    """Replace the stored graph with ``graph`` in one transaction: readers see the old or the new."""
-    node_ids = {node.key: index for index, node in enumerate(graph.nodes, start=1)}
+    controls: Iterable[tuple[str, str, int, int]] | None = None,
+    stamped_at: int | None = None,
+) -> dict[str, int]:
+    """Store ``graph`` in one transaction: readers see the old graph or the new one.
+
+    The rows are grouped by file (a node's path; an edge, unresolved site, dynamic flag or root goes
+    with its node's file) and each group's digest is kept in ``graph_groups``: only the groups whose
+    digest changed are rewritten, and a node keeps its id while its key stays. ``stamps`` are the
+    files' (size, mtime_ns), ``controls`` the control files' (path, digest, size, mtime_ns) rows, and
+    ``stamped_at`` the time (ns) the stamps were taken from (-1: unknown, so no stamp is trusted).
+    Returns the rows written per table.
+    """
+    groups = _groups(graph)
+    digests = {path: group.digest() for path, group in groups.items()}
+    written: dict[str, int] = {}
     connection.execute("BEGIN IMMEDIATE")
     try:
-        for table in ("edges", "unresolved", "dynamic", "roots", "truncations", "nodes", "files"):
-            connection.execute(f"DELETE FROM {table}")
-        _test_pause()
-        connection.executemany(
-            "INSERT INTO files(path, language, status, hash, reason, unit, size, mtime_ns) "
-            "VALUES (?,?,?,?,?,?,?,?)",
-            [
-                (f.path, f.language, f.status, f.hash, f.reason, f.unit, *stamps.get(f.path, (-1, -1)))
-                for f in graph.files
-            ],
-        )
-        connection.executemany(
-            "INSERT INTO nodes(id, key, kind, name, qualname, path, line, end_line, signature, doc, "
-            "language, unit, external, words) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [
-                (
-                    node_ids[n.key],
-                    n.key,
-                    n.kind,
-                    n.name,
-                    n.qualname,
-                    n.path,
-                    n.line,
-                    n.end_line,
-                    n.signature,
-                    n.doc,
-                    n.language,
-                    n.unit,
-                    n.external,
-                    search_words(n.name, n.qualname or n.key) if n.kind != "module" else search_words(n.path),
-                )
-                for n in graph.nodes
-            ],
-        )
-        connection.executemany(
-            "INSERT INTO edges(caller, callee, relation, kind, confidence, path, line, col, via) "
-            "VALUES (?,?,?,?,?,?,?,?,?)",
-            [
-                (
-                    node_ids[e.caller],
-                    node_ids[e.callee],
-                    e.relation,
-                    e.kind,
-                    e.confidence,
-                    e.site.path,
-                    e.site.line,
-                    e.site.column,
-                    e.via,
-                )
-                for e in graph.edges
-                if e.caller in node_ids and e.callee in node_ids
-            ],
-        )
-        connection.executemany(
-            "INSERT INTO unresolved(caller, path, line, col, reason, name, text, prefix, covered) "
-            "VALUES (?,?,?,?,?,?,?,?,?)",
-            [
-                (
-                    node_ids[u.caller],
-                    u.site.path,
-                    u.site.line,
-                    u.site.column,
-                    u.reason,
-                    u.name,
-                    u.text,
-                    u.prefix,
-                    int(u.covered),
-                )
-                for u in graph.unresolved
-                if u.caller in node_ids
-            ],
-        )
-        connection.executemany(
-            "INSERT INTO dynamic(caller, path, line, col, kind, prefix) VALUES (?,?,?,?,?,?)",
-            [
-                (node_ids[d.caller], d.site.path, d.site.line, d.site.column, d.kind, d.prefix)
-                for d in graph.dynamic
-                if d.caller in node_ids
-            ],
-        )
-        connection.executemany(
-            "INSERT INTO roots(node, kind, rule) VALUES (?,?,?)",
-            [(node_ids[r.key], r.kind, r.rule) for r in graph.roots if r.key in node_ids],
-        )
+        stored = dict(connection.execute("SELECT grp, digest FROM graph_groups").fetchall())
+        whole = not stored or connection.execute("SELECT 1 FROM nodes LIMIT 1").fetchone() is None
+        if not whole:
+            connection.execute("SAVEPOINT changed_groups")
+            try:
+                written["graph"] = _rewrite_changed(connection, groups, digests, stored)
+                connection.execute("RELEASE changed_groups")
+            except (_NoRoom, sqlite3.IntegrityError):
+                # no id left between two neighbours, or rows that do not fit the stored ones: rewrite all
+                connection.execute("ROLLBACK TO changed_groups")
+                connection.execute("RELEASE changed_groups")
+                whole = True
+        if whole:
+            written["graph"] = _rewrite_all(connection, groups, digests)
+            written["whole"] = 1
+        written["files"] = _write_files(connection, graph.files, stamps)
+        connection.execute("DELETE FROM truncations")
         connection.executemany(
             "INSERT INTO truncations(what, detail) VALUES (?,?)",
             [(t.what, t.detail) for t in graph.truncations],
         )
-        connection.execute("INSERT INTO nodes_fts(nodes_fts) VALUES('rebuild')")
+        _write_state(connection, controls, stamped_at)
         connection.execute(
             "INSERT INTO runs(started, finished, root, versions, stats, error) VALUES (?,?,?,?,?,?)",
             (
@@ -434,10 +714,37 @@ def write_graph(
                 str(run.get("error") or ""),
             ),
         )
+        connection.execute("DELETE FROM runs WHERE id <= (SELECT max(id) FROM runs) - ?", (KEEP_RUNS,))
         connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")
         raise
+    return written
+
+
+def write_stamps(
+    connection: sqlite3.Connection,
+    stamps: dict[str, tuple[int, int]],
+    controls: Iterable[tuple[str, str, int, int]] | None,
+    stamped_at: int | None,
+) -> dict[str, int]:
+    """Record new stamps for a graph that did not change (a sync that found the same content)."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        stored = {
+            path: (size, mtime)
+            for path, size, mtime in connection.execute("SELECT path, size, mtime_ns FROM files")
+        }
+        changed = [
+            (*stamp, path) for path, stamp in stamps.items() if path in stored and stored[path] != stamp
+        ]
+        connection.executemany("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", changed)
+        _write_state(connection, controls, stamped_at)
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    return {"files": len(changed)}
 
 
 def last_run(connection: sqlite3.Connection) -> dict[str, Any] | None:
@@ -463,6 +770,52 @@ def file_stamps(connection: sqlite3.Connection) -> dict[str, tuple[int, int, str
         path: (size, mtime, status)
         for path, size, mtime, status in connection.execute("SELECT path, size, mtime_ns, status FROM files")
     }
+
+
+class StoredFile(NamedTuple):
+    language: str
+    status: str
+    hash: str
+    reason: str
+    size: int
+    mtime_ns: int
+
+
+def stored_files(connection: sqlite3.Connection) -> dict[str, StoredFile]:
+    """Each stored file's row: what its graph entry says and the stamp it was read with."""
+    return {
+        row[0]: StoredFile(*row[1:])
+        for row in connection.execute(
+            "SELECT path, language, status, hash, reason, size, mtime_ns FROM files"
+        )
+    }
+
+
+def stored_controls(connection: sqlite3.Connection) -> dict[str, str]:
+    """The digest of each control file the stored graph was linked with, by path."""
+    return dict(connection.execute("SELECT path, digest FROM control_files").fetchall())
+
+
+def control_stamps(connection: sqlite3.Connection) -> dict[str, tuple[str, int, int]]:
+    """Each control file's (digest, size, mtime_ns) as the stored graph saw it."""
+    return {
+        path: (digest, size, mtime)
+        for path, digest, size, mtime in connection.execute(
+            "SELECT path, digest, size, mtime_ns FROM control_files"
+        )
+    }
+
+
+def metadata_int(connection: sqlite3.Connection, name: str) -> int | None:
+    """An integer of the metadata table; None when absent or negative."""
+    row = connection.execute("SELECT value FROM metadata WHERE name = ?", (name,)).fetchone()
+    if row is None:
+        return None
+    try:
+        value = int(row[0])
+    except ValueError:
+        return None
+    return value if value >= 0 else None
 
 
 def read_graph(connection: sqlite3.Connection) -> Graph:

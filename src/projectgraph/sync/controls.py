@@ -1,0 +1,126 @@
+"""Control files: the files that are not source but change the graph (manifests, configs).
+
+A control file is read whole on every sync, with no size or time shortcut: there are few of them and
+they are small. Which names count is decided here once: every file the link stage or the project
+configuration reads (``manifests.read_manifests``, ``config.load_config``, the JavaScript, Go and
+Rust linkers' package.json, tsconfig, go.mod and Cargo.toml lookups, the Maven and Gradle build
+files). Nested ones count in every folder that holds a source file or is above one, as the linkers
+look for them there, and so does a config a tsconfig ``extends``, wherever it is. The ``src`` folder
+counts too (its presence adds a Python import root), as the pseudo path ``src/``. A linker that
+comes to read another file must have it named here, or a change to it goes unseen until a file
+changes (``tests/test_sync_oracle.py`` edits manifests to catch that).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import posixpath
+import re
+import stat
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT_NAMES = frozenset({"pyproject.toml", "setup.cfg", "projectgraph.toml"})
+FOLDER_NAMES = frozenset(
+    {
+        "package.json",
+        "tsconfig.json",
+        "jsconfig.json",
+        "go.mod",
+        "Cargo.toml",
+        "pom.xml",
+        "build.gradle",
+        "build.gradle.kts",
+    }
+)
+ROOT_PATTERNS = (("requirements", ".txt"), ("tsconfig", ".json"), ("jsconfig", ".json"))
+SOURCE_ROOT = "src/"
+_EXTENDS = re.compile(rb'"extends"\s*:\s*"(\.[^"]*)"')
+
+
+@dataclass(frozen=True, order=True)
+class ControlFile:
+    path: str  # relative to the project root; "src/" for the src folder
+    digest: str  # sha256 of the bytes ("" for the src folder)
+    size: int
+    mtime_ns: int
+
+    def read_digest(self, root: Path) -> str:
+        """The digest of the file's bytes now ("" when it cannot be read)."""
+        if self.path == SOURCE_ROOT:
+            return ""
+        try:
+            return hashlib.sha256((root / self.path).read_bytes()).hexdigest()
+        except OSError:
+            return ""
+
+
+def is_control_name(path: str) -> bool:
+    """Whether a project path names a control file (at the root, or in any folder for nested ones)."""
+    folder, _, name = path.rpartition("/")
+    if name in FOLDER_NAMES or (name.startswith(("tsconfig", "jsconfig")) and name.endswith(".json")):
+        return True  # a tsconfig may be extended from anywhere
+    if folder:
+        return False
+    return name in ROOT_NAMES or any(name.startswith(a) and name.endswith(b) for a, b in ROOT_PATTERNS)
+
+
+def _folders(paths: Iterable[str]) -> set[str]:
+    """Every folder that holds one of the paths, and every folder above it ("" is the root)."""
+    folders = {""}
+    for path in paths:
+        folder = path.rpartition("/")[0]
+        while folder and folder not in folders:
+            folders.add(folder)
+            folder = folder.rpartition("/")[0]
+    return folders
+
+
+def control_files(root: Path, source_paths: Iterable[str], digests: bool = True) -> tuple[ControlFile, ...]:
+    """The control files of the project whose source files are ``source_paths``, sorted by path
+    (without ``digests``, only stamped: the digest is left empty)."""
+    candidates: set[str] = set()
+    try:
+        for entry in os.scandir(root):
+            if is_control_name(entry.name):
+                candidates.add(entry.name)
+    except OSError:
+        pass
+    for folder in _folders(source_paths):
+        if folder:
+            candidates.update(f"{folder}/{name}" for name in FOLDER_NAMES)
+    found: dict[str, ControlFile] = {}
+    queue = sorted(candidates)
+    while queue:
+        rel = queue.pop()
+        if rel in found:
+            continue
+        full = root / rel
+        try:
+            st = full.stat()
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            data = full.read_bytes() if digests or rel.endswith(".json") else b""
+        except OSError:
+            continue
+        digest = hashlib.sha256(data).hexdigest() if digests else ""
+        found[rel] = ControlFile(rel, digest, st.st_size, st.st_mtime_ns)
+        if rel.rpartition("/")[2].startswith(("tsconfig", "jsconfig")):
+            queue.extend(_extended(rel, data))
+    if (root / "src").is_dir():
+        found[SOURCE_ROOT] = ControlFile(SOURCE_ROOT, "", -1, -1)
+    return tuple(sorted(found.values()))
+
+
+def _extended(rel: str, data: bytes) -> list[str]:
+    """The configs a tsconfig/jsconfig extends by a relative path (the JavaScript linker reads
+    them wherever they are), inside the project."""
+    found = []
+    for target in _EXTENDS.findall(data):
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(rel), target.decode("utf-8", "replace")))
+        path = path if path.endswith(".json") else path + ".json"
+        if not path.startswith(".."):
+            found.append(path)
+    return found

@@ -1,0 +1,259 @@
+"""Sync: bring the stored graph up to date with the working tree, equal to what a full index gives.
+
+The link stage is not file-local (parameter bindings flow across files, class hierarchies and name
+candidates are global), so a sync links the whole project again; what it saves is the rest:
+
+- **index**: a file whose (size, mtime_ns) is the one stored, and whose mtime is older than the moment
+  its stamp was taken (else it is "racy": it may have changed within the clock's resolution, as git
+  calls it), is served from the store by its stored hash, without being read; the others go through
+  the indexer, which parses only content the store has not seen;
+- **nothing changed**: when every file's entry (path, language, status, hash, reason), every control
+  file and the rule versions are the stored ones, the graph is the stored one: the sync only
+  refreshes the stamps;
+- **write**: ``store.sqlite.write_graph`` rewrites only the per-file groups of rows whose digest
+  changed.
+
+Stamps are taken before a file is read, so a file changed while a sync runs is seen by the next one.
+The caller holds the writer lock; the write is one transaction, so a sync that fails or is killed
+leaves the previous graph, and the next sync repairs.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from projectgraph import fileindex
+from projectgraph import graph as graph_module
+from projectgraph.config import ConfigError, ProjectConfig, load_config
+from projectgraph.discover import Discovery, SourceFile, discover
+from projectgraph.fileindex import FileIndex, Key
+from projectgraph.graph import Graph
+from projectgraph.indexer import FileStatus, IndexOptions, IndexResult, Progress, _limit, index_files
+from projectgraph.languages import LanguageSpec, all_languages
+from projectgraph.languages.base import grammar_version
+from projectgraph.link import _file_entries
+from projectgraph.pipeline import link_indexed
+from projectgraph.store import sqlite as sql
+from projectgraph.sync.controls import ControlFile, control_files
+
+RACY_NS = 2_000_000_000
+"""A file modified less than this before its stamp was taken is read again by the next sync: a
+coarse file system clock (2 s on FAT, 1 s on some network file systems) could hide a change."""
+
+_GRAMMARS: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    """What one sync did. ``relinked`` is False when nothing that the graph depends on changed."""
+
+    added: tuple[str, ...]
+    removed: tuple[str, ...]
+    changed: tuple[str, ...]  # files whose content (hash), status or language changed
+    controls: tuple[str, ...]  # control files that came, went or changed
+    read: int  # files read and hashed (the others were served by their stamp)
+    parsed: int  # files parsed (the store had no index for their content)
+    relinked: bool
+    index: IndexResult
+    graph: Graph | None  # the new graph when relinked
+    written: dict[str, int] = field(default_factory=dict)  # rows written per table
+    seconds: dict[str, float] = field(default_factory=dict)  # discover, index, link, write, total
+
+    @property
+    def files_changed(self) -> int:
+        return len(self.added) + len(self.removed) + len(self.changed)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "root": self.index.root,
+            "files": len(self.index.statuses),
+            "added": list(self.added),
+            "removed": list(self.removed),
+            "changed": list(self.changed),
+            "controls": list(self.controls),
+            "read": self.read,
+            "parsed": self.parsed,
+            "relinked": self.relinked,
+            "written": self.written,
+            "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
+            "error": self.index.error,
+        }
+
+
+def _specs(options: IndexOptions, config: ProjectConfig) -> list[LanguageSpec]:
+    """The languages of the run: the options', limited by the project configuration (as ``run_index``)."""
+    known = all_languages()
+    names = options.languages
+    if config.languages:
+        unknown = [n for n in config.languages if n not in known]
+        if unknown:
+            raise ConfigError(f"{config.source}: unknown language(s) {', '.join(unknown)}")
+        names = tuple(n for n in names if n in config.languages)
+        if not names:
+            asked, allowed = ", ".join(options.languages), ", ".join(config.languages)
+            raise ConfigError(
+                f"{config.source}: no language left to index: the run asks for {asked}, "
+                f"the configuration limits it to {allowed}"
+            )
+    return [known[name] for name in names]
+
+
+def _grammar(spec: LanguageSpec) -> str:
+    version = _GRAMMARS.get(spec.grammar)
+    if version is None:
+        version = _GRAMMARS[spec.grammar] = grammar_version(spec.grammar)
+    return version
+
+
+def reconcile(
+    root: str | os.PathLike[str],
+    store: sql.SqliteStore,
+    options: IndexOptions | None = None,
+    progress: Progress | None = None,
+    *,
+    full: bool = False,
+    always_link: bool = False,
+) -> SyncResult:
+    """Sync the stored graph of the project under ``root`` (the caller holds the writer lock).
+
+    ``full`` reads every file (no stamp shortcut): the full reconcile of a watcher that may have
+    missed events, and of ``index``; ``always_link`` links and writes even when nothing changed.
+    """
+    clock = time.perf_counter()
+    started = time.time()
+    started_mono = time.monotonic()
+    seconds: dict[str, float] = {}
+    base = Path(root)
+    config = load_config(base)
+    options = options or IndexOptions()
+    if options.config is None:
+        options = replace(options, config=config)
+    options = options.validated()
+    specs = _specs(options, config)
+    connection = store.connection
+    found = discover(base, specs, config)
+    stored = sql.stored_files(connection)
+    stamped_at = sql.metadata_int(connection, "stamped_at_ns")
+    seconds["discover"] = time.perf_counter() - clock
+
+    # ---- index: stamps first (before any read), then the stamp shortcut, then the indexer ----------
+    mark = time.perf_counter()
+    stamp_time = time.time_ns()
+    grammars = {spec.name: _grammar(spec) for spec in specs}
+    stamps: dict[str, tuple[int, int]] = {}
+    by_stamp: list[tuple[SourceFile, Key, str]] = []
+    rest: list[SourceFile] = []
+    trust_before = None if (full or stamped_at is None) else stamped_at - RACY_NS
+    for source in found.files:
+        try:
+            st = os.stat(base / source.path)
+        except OSError:
+            rest.append(source)
+            continue
+        stamps[source.path] = (st.st_size, st.st_mtime_ns)
+        row = stored.get(source.path)
+        if (
+            trust_before is not None
+            and row is not None
+            and row.language == source.language
+            and row.status == "indexed"
+            and row.hash
+            and (row.size, row.mtime_ns) == (st.st_size, st.st_mtime_ns)
+            and st.st_mtime_ns < trust_before
+        ):
+            key = Key(row.hash, source.path, fileindex.VERSION, grammars[source.language], source.language)
+            by_stamp.append((source, key, row.reason))
+        else:
+            rest.append(source)
+    statuses: dict[str, FileStatus] = {}
+    indexes: dict[str, FileIndex] = {}
+    hits = store.get_many(key for _, key, _ in by_stamp) if by_stamp and not options.plugins else {}
+    for source, key, reason in by_stamp:
+        hit = hits.get(key)
+        if hit is not None:
+            hit, truncated = _limit(hit, options.max_records)
+            if not truncated:
+                statuses[source.path] = FileStatus(
+                    source.path, source.language, "cached", key.hash, reason, hit.flags
+                )
+                indexes[source.path] = hit
+                continue
+        rest.append(source)
+    rest.sort()
+    part = index_files(
+        base, Discovery(found.root, tuple(rest), (), found.git), specs, options, store, progress, started_mono
+    )
+    if part.error == "cancelled (interrupted)" and not always_link:
+        raise KeyboardInterrupt  # a sync writes nothing half done: the stored graph stays as it was
+    statuses.update((s.path, s) for s in part.statuses)
+    indexes.update((i.path, i) for i in part.indexes)
+    indexed = IndexResult(
+        root=str(base),
+        indexes=tuple(indexes[p] for p in sorted(indexes)),
+        statuses=tuple(statuses[s.path] for s in found.files),
+        excluded=found.excluded,
+        error=part.error,
+        seconds=time.monotonic() - started_mono,
+        artifacts=part.artifacts,
+    )
+    seconds["index"] = time.perf_counter() - mark
+
+    # ---- what changed -----------------------------------------------------------------------
+    entries = _file_entries(indexed.indexes, indexed.statuses)
+    now = {e.path: (e.language, e.status, e.hash, e.reason) for e in entries}
+    before = {path: (r.language, r.status, r.hash, r.reason) for path, r in stored.items()}
+    controls = control_files(base, (s.path for s in found.files))
+    stored_controls = sql.stored_controls(connection)
+    changed_controls = sorted(
+        {c.path for c in controls if stored_controls.get(c.path) != c.digest}
+        | (set(stored_controls) - {c.path for c in controls})
+    )
+    run = sql.last_run(connection)
+    versions = {"fileindex": fileindex.VERSION, "projectgraph": graph_module.VERSION}
+    current = run is not None and run["versions"] == versions and now == before and not changed_controls
+    added = tuple(sorted(set(now) - set(before)))
+    removed = tuple(sorted(set(before) - set(now)))
+    changed = tuple(sorted(p for p in set(now) & set(before) if now[p] != before[p]))
+    parsed = sum(1 for s in part.statuses if s.status in ("indexed", "truncated"))
+    written: dict[str, int] = {}
+    graph: Graph | None = None
+    if current and not always_link:
+        mark = time.perf_counter()
+        written = sql.write_stamps(connection, stamps, _control_rows(controls), stamp_time)
+        seconds["write"] = time.perf_counter() - mark
+    else:
+        mark = time.perf_counter()
+        graph = link_indexed(base, config, indexed)
+        seconds["link"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        written = sql.write_graph(
+            connection,
+            graph,
+            stamps,
+            {"started": started, "root": str(base), "error": indexed.error},
+            controls=_control_rows(controls),
+            stamped_at=stamp_time,
+        )
+        seconds["write"] = time.perf_counter() - mark
+    seconds["total"] = time.perf_counter() - clock
+    return SyncResult(
+        added=added,
+        removed=removed,
+        changed=changed,
+        controls=tuple(changed_controls),
+        read=len(rest),
+        parsed=parsed,
+        relinked=graph is not None,
+        index=indexed,
+        graph=graph,
+        written=written,
+        seconds=seconds,
+    )
+
+
+def _control_rows(controls: tuple[ControlFile, ...]) -> list[tuple[str, str, int, int]]:
+    return [(c.path, c.digest, c.size, c.mtime_ns) for c in controls]
