@@ -919,7 +919,7 @@ class JavaScriptLinker:
         if kind == "type":
             return self._type_value(jsfile, scope, text, assign.line)
         if kind == "call":
-            return self._result_of(self._resolve_dotted(jsfile, scope, text, assign.line))
+            return self._call_result(jsfile, scope, text, assign.line)
         if kind == "name" and text != assign.target:
             return self._resolve_dotted(jsfile, scope, text, assign.line)
         return None
@@ -1017,9 +1017,23 @@ class JavaScriptLinker:
                 return Value("ext", keys.join(base, name))
         return None
 
+    def _call_result(self, jsfile: _File, scope: str, callee: str, line: int) -> Value | None:
+        """What a call of ``callee`` gives; ``f.bind(x)`` gives ``f`` (bound, it runs ``f``)."""
+        if callee.endswith(".bind"):
+            bound = self._resolve_dotted(jsfile, scope, callee.removesuffix(".bind"), line)
+            if bound is not None and (bound.kind == "param" or self._is_function(bound)):
+                return bound
+            return None
+        return self._result_of(self._resolve_dotted(jsfile, scope, callee, line))
+
+    def _is_function(self, value: Value) -> bool:
+        return value.kind == "def" and self.defs[value.key].is_callable
+
     def _result_of(self, value: Value | None) -> Value | None:
         if value is None:
             return None
+        if value.kind == "inst" and self.defs[value.key].is_class:
+            return value  # `new this()` in a static method: an instance of the class or a subclass
         if value.kind == "def":
             info = self.defs[value.key]
             if info.is_class:
@@ -1047,9 +1061,7 @@ class JavaScriptLinker:
                 if not sep:
                     value = self._type_value(jsfile, outer, fact, info.definition.line)
                 elif kind == "call":
-                    value = self._result_of(
-                        self._resolve_dotted(jsfile, scope, text, info.definition.end_line)
-                    )
+                    value = self._call_result(jsfile, scope, text, info.definition.end_line)
                 else:
                     value = self._resolve_dotted(jsfile, scope, text, info.definition.end_line)
                 if value is not None:
@@ -1063,6 +1075,9 @@ class JavaScriptLinker:
         caller = self._caller(jsfile, call.scope)
         site = Site(jsfile.path, call.line, call.column)
         language = jsfile.index.language
+        if call.new and call.text.startswith("new this("):
+            self._construct_this(jsfile, caller, site, call)
+            return
         if call.callee == "<expr>" or not call.name:
             self._unresolved(caller, site, "computed-name", "", call.text)
             return
@@ -1116,6 +1131,17 @@ class JavaScriptLinker:
         target = self._attribute(receiver, call.name)
         if (
             target is None
+            and call.name == "bind"
+            and (receiver.kind == "param" or self._is_function(receiver))
+        ):
+            # f.bind(x) makes a function that runs f wherever it goes: f is used as a value
+            for bound in self._bound_values(receiver.key) if receiver.kind == "param" else [receiver]:
+                target_key = self._value_target(bound, language)
+                if target_key is not None:
+                    self.builder.edge(caller, target_key, "references", "reference", site)
+            return
+        if (
+            target is None
             and call.name in ("call", "apply")
             and (receiver.kind == "param" or (receiver.kind == "def" and self.defs[receiver.key].is_callable))
         ):
@@ -1126,6 +1152,51 @@ class JavaScriptLinker:
             return
         kind = "member" if receiver.kind in ("def", "obj") else "direct"
         self._call_value(caller, site, target, kind, call, language)
+
+    def _construct_this(self, jsfile: _File, caller: str, site: Site, call: Call) -> None:
+        """``new this()`` in a static method: the classes it is called through (``Sub.make()``
+        makes a ``Sub``), or, when a call site does not show its class, the class and each
+        subclass."""
+        cls = self._this(jsfile, call.scope)
+        if cls is None or cls.kind != "inst" or not self.defs[cls.key].is_class:
+            self._unresolved(caller, site, "computed-name", "", call.text)
+            return
+        through = self._static_receivers.get(caller)
+        if through:
+            made = [(key, "member") for key in through]
+        else:
+            made = [(cls.key, "member")] + [(s, "cha") for s in subclasses_closure(self._subclasses, cls.key)]
+        for key, kind in made:
+            self.builder.edge(caller, key, "calls", kind, site)
+            ctor = self._constructor(key)
+            if ctor is not None:
+                self.builder.edge(caller, ctor.key, "calls", kind, site)
+
+    @cached_property
+    def _static_receivers(self) -> dict[str, list[str]]:
+        """The classes each static method is called through (``Sub.make()``: ``Sub``), for the
+        static methods whose every call site names a class; the others are left out."""
+        statics: dict[str, list[DefInfo]] = {}
+        for info in self.defs.values():
+            if info.definition.kind == "method" and info.definition.signature.startswith("static"):
+                statics.setdefault(info.definition.name, []).append(info)
+        found: dict[str, list[str]] = {}
+        unknown: set[str] = set()
+        for jsfile in self.files.values():
+            for call in jsfile.index.calls:
+                if call.name not in statics or call.receiver in (None, "<expr>"):
+                    continue
+                receiver = self._resolve_dotted(jsfile, call.scope, call.receiver or "", call.line)
+                member = None
+                if receiver is not None and receiver.kind == "def" and self.defs[receiver.key].is_class:
+                    member = self._member(receiver.key, call.name)
+                if member is None or member.key not in {m.key for m in statics[call.name]}:
+                    unknown.update(m.key for m in statics[call.name])  # through an instance, this, ...
+                    continue
+                classes = found.setdefault(member.key, [])
+                if receiver is not None and receiver.key not in classes:
+                    classes.append(receiver.key)
+        return {key: classes for key, classes in found.items() if key not in unknown}
 
     def _call_value(
         self, caller: str, site: Site, value: Value, kind: str, call: Call, language: str
@@ -1260,7 +1331,14 @@ class JavaScriptLinker:
             if call.callee != "<expr>" and not call.text.startswith(("@", "<")):
                 calls.setdefault((call.scope, call.line), []).append(call)
         found: dict[Call, list[tuple[Reference, int | None]]] = {}
-        for ref in jsfile.index.references:
+        # a bound function passed on (setTimeout(this.tick.bind(this))) is passed like a name:
+        # the reference's text is the whole `f.bind(...)` call
+        bound = [
+            Reference(call.line, call.column, call.scope, call.text)
+            for call in jsfile.index.calls
+            if call.name == "bind" and call.receiver not in (None, "<expr>") and not call.text.endswith("…")
+        ]
+        for ref in [*jsfile.index.references, *bound]:
             best = None
             for call in calls.get((ref.scope, ref.line), ()):
                 reaches = ref.column < call.column + len(call.text)
@@ -1275,6 +1353,8 @@ class JavaScriptLinker:
 
     def _argument_value(self, jsfile: _File, ref: Reference) -> Value | None:
         """The value a reference passes; a parameter passed on is that parameter, bound or not."""
+        if ref.name.endswith(")"):  # f.bind(...)
+            return self._call_result(jsfile, ref.scope, ref.name.partition("(")[0], ref.line)
         if "." not in ref.name:
             value, how = self._lookup(jsfile, ref.scope, ref.name, ref.line)
             if how == "param" and (value is None or value.kind == "param"):
