@@ -292,47 +292,53 @@ class _Extraction:
         from tree_sitter import QueryCursor
 
         query, kinds = self.language._compiled
-        definitions: dict[tuple[int, int], tuple[str, _Captures]] = {}
-        calls: dict[tuple[int, int], tuple[str, _Captures]] = {}
-        imports: dict[tuple[int, int], tuple[str, _Captures, list[_Captures]]] = {}
+        # matches of one node merge (node equality is tree-sitter's node identity)
+        definitions: dict[Node, tuple[str, _Captures]] = {}
+        calls: dict[Node, tuple[str, _Captures]] = {}
+        imports: dict[Node, tuple[str, _Captures, list[_Captures]]] = {}
         comments: dict[int, list[Node]] = {}  # by end line
         errors = 0
         for index, captures in QueryCursor(query).matches(root):
             kind = kinds[index]
             node = captures[kind][0]
-            slot = (node.start_byte, node.end_byte)
-            if kind.startswith(("definition.", "scope")):
-                dkept = definitions.get(slot)
+            head = kind[0]
+            if head == "c":
+                if kind == "comment":
+                    comments.setdefault(_last_row(node), []).append(node)
+                    continue
+                kept = calls.get(node)
+                if kept is None or _call_score(captures) > _call_score(kept[1]):
+                    calls[node] = (kind, captures)
+            elif head == "d" or head == "s":
+                dkept = definitions.get(node)
                 if dkept is None:
-                    definitions[slot] = (kind, captures)
+                    definitions[node] = (kind, captures)
                 else:  # another match of the node (one per base): merge; the named match's kind wins
                     if "name" in captures and "name" not in dkept[1]:
-                        definitions[slot] = (kind, dkept[1])
+                        definitions[node] = (kind, dkept[1])
                     _merge(dkept[1], captures)
-            elif kind in ("call", "call.new"):
-                kept = calls.get(slot)
-                if kept is None or _call_score(captures) > _call_score(kept[1]):
-                    calls[slot] = (kind, captures)
-            elif kind == "comment":
-                comments.setdefault(_last_row(node), []).append(node)
-            elif kind == "error":
+            elif head == "e":
                 errors += 1
             else:
-                ikept = imports.get(slot)
+                ikept = imports.get(node)
                 if ikept is None:
-                    imports[slot] = (kind, dict(captures), [captures])
+                    imports[node] = (kind, dict(captures), [captures])
                 elif ikept[0] == kind:  # a path captured part by part, or one match per imported name
                     _merge(ikept[1], captures)
                     ikept[2].append(captures)
-        found = [(start, end, kind, captures) for (start, end), (kind, captures) in definitions.items()]
+        found = [
+            (node.start_byte, node.end_byte, kind, captures) for node, (kind, captures) in definitions.items()
+        ]
         defs = self._definitions(found, comments, len(self.source), _last_row(root))
         call_records = [
-            self._call(kind, captures) for slot, (kind, captures) in calls.items() if slot not in imports
+            self._call(node, kind, captures)
+            for node, (kind, captures) in calls.items()
+            if node not in imports
         ]
         import_records = [
             record
-            for (start, _), (kind, merged, matches) in imports.items()
-            for record in self._imports(kind, merged, matches, start)
+            for node, (kind, merged, matches) in imports.items()
+            for record in self._imports(kind, merged, matches, node.start_byte)
         ]
         return FileIndex(
             path=path,
@@ -472,36 +478,47 @@ class _Extraction:
         return self.functions[j] if j >= 0 else ""
 
     # ---- calls and imports -----------------------------------------------------------------------
-    def _call(self, kind: str, captures: _Captures) -> Call:
-        node = captures[kind][0]
+    def _call(self, node: Node, kind: str, captures: _Captures) -> Call:
+        # a node property costs about a microsecond: each is read once
         source = self.source
-        name_node = captures.get("call.name", [None])[0]
-        callee_node = captures.get("call.callee", [None])[0]
-        receiver_node = captures.get("call.receiver", [None])[0]
         start = node.start_byte
-        for other in (name_node, callee_node, receiver_node):
-            if other is not None and other.start_byte < start:
-                start = other.start_byte
-        name = _TEMPLATE_ARGS.sub("", _text(source, name_node)).strip() if name_node is not None else ""
+        end = node.end_byte
+        point_node = node
+        found = captures.get("call.name")
+        name_node = found[0] if found else None
+        name_start = name_end = 0
+        if name_node is not None:
+            name_start, name_end = name_node.start_byte, name_node.end_byte
+            if name_start < start:
+                start, point_node = name_start, name_node
+        name = source[name_start:name_end].decode("utf-8", "replace").strip()
+        if "<" in name:
+            name = _TEMPLATE_ARGS.sub("", name).strip()
         if " " in name:  # ``obj.template get<T>()``
             name = name.split()[-1]
         receiver: str | None = None
         separator = "."
-        if receiver_node is not None:
-            receiver = _text(source, receiver_node)
-            if name_node is not None and receiver_node.end_byte <= name_node.start_byte:
-                between = source[receiver_node.end_byte : name_node.start_byte].decode("utf-8", "replace")
+        found = captures.get("call.receiver")
+        if found:
+            receiver_node = found[0]
+            receiver_start, receiver_end = receiver_node.start_byte, receiver_node.end_byte
+            if receiver_start < start:
+                start, point_node = receiver_start, receiver_node
+            receiver = source[receiver_start:receiver_end].decode("utf-8", "replace")
+            if name_node is not None and receiver_end <= name_start:
+                between = source[receiver_end:name_start].decode("utf-8", "replace")
                 separator = "".join(between.split())[:3] or "."
-        elif (
-            callee_node is not None
-            and name_node is not None
-            and callee_node.start_byte < name_node.start_byte
-        ):
-            prefix = source[callee_node.start_byte : name_node.start_byte].decode("utf-8", "replace").rstrip()
-            found = _MEMBER_SEPARATOR.search(prefix)
-            if found is not None:
-                separator, prefix = found.group().strip(), prefix[: found.start()]
-            receiver = prefix or None
+        elif "call.callee" in captures and name_node is not None:
+            callee_node = captures["call.callee"][0]
+            callee_start = callee_node.start_byte
+            if callee_start < start:
+                start, point_node = callee_start, callee_node
+            if callee_start < name_start:
+                prefix = source[callee_start:name_start].decode("utf-8", "replace").rstrip()
+                separator_match = _MEMBER_SEPARATOR.search(prefix)
+                if separator_match is not None:
+                    separator, prefix = separator_match.group().strip(), prefix[: separator_match.start()]
+                receiver = prefix or None
         elif "call.member" in captures:
             receiver = "<expr>"
         if receiver is not None:
@@ -512,16 +529,17 @@ class _Extraction:
             callee = name
         else:
             callee = f"{receiver}{separator}{name}"
-        point = _point(node, start, name_node, callee_node, receiver_node)
+        row, column = point_node.start_point
         return Call(
-            line=point[0] + 1,
-            column=point[1],
-            scope=self.scope_at(start),
-            callee=callee,
-            name=name,
-            receiver=receiver,
-            text=short_text(source[start : node.end_byte], CALL_TEXT_MAX),
-            new=kind == "call.new",
+            row + 1,
+            column,
+            self.scope_at(start),
+            callee,
+            name,
+            receiver,
+            0,
+            short_text(source[start:end], CALL_TEXT_MAX),
+            kind == "call.new",
         )
 
     def _module(self, captures: _Captures) -> str:
@@ -580,13 +598,6 @@ def _receiver(text: str) -> str:
     if _SIMPLE_RECEIVER.fullmatch(text):
         return text
     return "<call>" if text.endswith(")") else "<expr>"
-
-
-def _point(node: Node, start: int, *others: Node | None) -> tuple[int, int]:
-    for other in others:
-        if other is not None and other.start_byte == start:
-            return (other.start_point[0], other.start_point[1])
-    return (node.start_point[0], node.start_point[1])
 
 
 def _last_row(node: Node) -> int:

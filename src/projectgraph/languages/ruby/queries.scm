@@ -9,8 +9,7 @@
 (class (body_statement (call method: (identifier) @_m arguments: (argument_list (_) @base))
   (#match? @_m "^(include|extend|prepend)$"))) @definition.class
 
-(call method: (_) @call.name) @call
-(call receiver: (_) method: (_) @call.name) @call.callee @call
+(call receiver: (_)? @call.receiver method: (_) @call.name) @call
 
 (call method: (identifier) @_f arguments: (argument_list . (string (string_content) @import.module))
   (#eq? @_f "require")) @import.require
