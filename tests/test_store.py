@@ -275,8 +275,8 @@ WRITER = textwrap.dedent(
 @pytest.mark.parametrize(
     ("writes", "size", "pause"),
     [
-        (4, 8000, "0.15"),  # long writes, held open after their deletes: reads run inside them
-        (120, 300, ""),  # many quick commits: a query that did not read one snapshot would mix two
+        (3, 4000, "0.15"),  # long writes, held open after their deletes: reads run inside them
+        (60, 200, ""),  # many quick commits: a query that did not read one snapshot would mix two
     ],
 )
 def test_readers_see_one_consistent_graph_while_a_write_runs(
