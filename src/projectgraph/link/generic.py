@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from functools import cache
+from functools import cache, cached_property
 
 from projectgraph import keys
 from projectgraph.fileindex import Call, FileIndex, Import
@@ -75,7 +75,7 @@ class _File:
     def path(self) -> str:
         return self.index.path
 
-    @property
+    @cached_property
     def family(self) -> str:
         return self.language.link_family
 
@@ -94,6 +94,11 @@ class GenericLinker:
         self.kinds: dict[str, str] = {}  # key -> the definition kind
         self.paths: set[str] = set()
         self.by_basename: dict[str, list[str]] = {}
+        # memos of the name tables, per (family, name, caller is a test): big projects ask the same
+        self._memo_qualified: dict[tuple[str, str, bool], list[DefInfo]] = {}
+        self._memo_free: dict[tuple[str, str, bool], tuple[list[DefInfo], list[DefInfo]]] = {}
+        self._memo_methods: dict[tuple[str, str, bool], list[DefInfo]] = {}
+        self._memo_bases: dict[tuple[str, bool], list[DefInfo]] = {}
         for index in sorted(indexes, key=lambda i: i.path):
             language = self.registry.get(index.language)
             if language is None:
@@ -207,7 +212,12 @@ class GenericLinker:
 
     def _base_types(self, gfile: _File, info: DefInfo) -> list[DefInfo]:
         """The first-party types the bases of a type name, when each names one type."""
-        found = []
+        slot = (info.key, gfile.is_test)
+        known = self._memo_bases.get(slot)
+        if known is not None:
+            return known
+        found: list[DefInfo] = []
+        self._memo_bases[slot] = found  # a cycle of bases ends here
         for base in info.definition.bases:
             text = _normal(_TEMPLATE_ARGS.sub("", base))
             if not text:
@@ -307,15 +317,27 @@ class GenericLinker:
             if member is not None:
                 self._edges(caller, site, [member], "direct" if member.path == gfile.path else "name")
                 return
-        everywhere = self._allowed(gfile, self.by_name.get((gfile.family, name), []))
-        free = [info for info in everywhere if self._free(info)]
+        free, callables = self._free_and_callables(gfile, name)
         if not free and owner is not None:  # an inherited member the bases do not show
-            free = [info for info in everywhere if self.kinds[info.key] in CALLABLE_KINDS]
+            free = callables
         resolved = self._resolve_in(gfile, free)
         if resolved is None:
             self._unresolved(caller, site, "no-definition", name, call.text)
         else:
             self._edges(caller, site, *resolved, call)
+
+    def _free_and_callables(self, gfile: _File, name: str) -> tuple[list[DefInfo], list[DefInfo]]:
+        """The free functions and types of a name, and every callable of it, allowed from this file."""
+        slot = (gfile.family, name, gfile.is_test)
+        found = self._memo_free.get(slot)
+        if found is None:
+            everywhere = self._allowed(gfile, self.by_name.get((gfile.family, name), []))
+            found = (
+                [info for info in everywhere if self._free(info)],
+                [info for info in everywhere if self.kinds[info.key] in CALLABLE_KINDS],
+            )
+            self._memo_free[slot] = found
+        return found
 
     def _free(self, info: DefInfo) -> bool:
         """A function of no type, or a type that a call constructs."""
@@ -417,16 +439,21 @@ class GenericLinker:
 
     def _qualified(self, gfile: _File, dotted: str) -> list[DefInfo]:
         """The definitions whose qualified name is ``dotted`` or ends with it, allowed from this file."""
-        last = dotted.rpartition(".")[2]
-        suffix = "." + dotted
-        return self._allowed(
-            gfile,
-            [
-                info
-                for info in self.by_name.get((gfile.family, last), [])
-                if info.qualname == dotted or info.qualname.endswith(suffix)
-            ],
-        )
+        slot = (gfile.family, dotted, gfile.is_test)
+        found = self._memo_qualified.get(slot)
+        if found is None:
+            last = dotted.rpartition(".")[2]
+            suffix = "." + dotted
+            found = self._allowed(
+                gfile,
+                [
+                    info
+                    for info in self.by_name.get((gfile.family, last), [])
+                    if info.qualname == dotted or info.qualname.endswith(suffix)
+                ],
+            )
+            self._memo_qualified[slot] = found
+        return found
 
     def _construction(self, gfile: _File, caller: str, site: Site, call: Call) -> None:
         dotted = f"{_normal(call.receiver)}.{call.name}" if call.receiver else call.name
@@ -449,11 +476,15 @@ class GenericLinker:
         self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
         if self._external_receiver(gfile, call.receiver or ""):
             return
-        members = [
-            info
-            for info in self._allowed(gfile, self.by_name.get((gfile.family, call.name), []))
-            if self.kinds[info.key] == "method"
-        ]
+        slot = (gfile.family, call.name, gfile.is_test)
+        members = self._memo_methods.get(slot)
+        if members is None:
+            members = [
+                info
+                for info in self._allowed(gfile, self.by_name.get((gfile.family, call.name), []))
+                if self.kinds[info.key] == "method"
+            ]
+            self._memo_methods[slot] = members
         if 0 < len(members) <= MAX_NAME_CANDIDATES:
             self._edges(caller, site, members, "name")
 
