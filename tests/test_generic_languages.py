@@ -27,6 +27,7 @@ import pytest
 
 from projectgraph.indexer import IndexOptions
 from projectgraph.languages import all_languages
+from projectgraph.languages.base import parser
 from projectgraph.languages.generic import GenericLanguage, doc_line
 from projectgraph.link.generic import MAX_NAME_CANDIDATES, generic_languages
 from projectgraph.pipeline import ProjectRun, build_graph
@@ -191,3 +192,24 @@ def test_a_predicate_the_binding_ignores_is_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(ValueError, match="ignores"):
         language._compiled  # noqa: B018
+
+
+@pytest.mark.parametrize("language", GENERIC)
+def test_broken_and_empty_sources_index_without_a_crash(language: str) -> None:
+    """An empty file, each fixture file cut in half, and bytes that are no source all index."""
+    spec = all_languages()[language]
+    extract = spec.extract_function()
+    sources = [b"", b'\x00\xff{{{ ((( "unterminated\n' * 20]
+    for path in sorted((FIXTURES / language / "basic").rglob("*")):
+        if path.is_file() and path.suffix in spec.extensions:
+            data = path.read_bytes()
+            sources.append(data[: len(data) // 2])
+            sources.append(data[len(data) // 3 :])
+    for data in sources:
+        tree = parser(spec.grammar).parse(data)
+        index = extract(tree, data, "x", "h")
+        assert index.language == language
+        for call in index.calls:
+            assert call.line >= 1 and call.column >= 0
+        for definition in index.definitions:
+            assert 1 <= definition.line <= definition.end_line
