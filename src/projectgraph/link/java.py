@@ -163,6 +163,7 @@ class _File:
     static_single: dict[str, list[str]] = field(default_factory=dict)  # member -> class names
     static_on_demand: list[str] = field(default_factory=list)
     assigns: dict[tuple[str, str], list[Assignment]] = field(default_factory=dict)
+    params: dict[str, dict[str, str | None]] = field(default_factory=dict)  # method -> name -> type
 
     @property
     def path(self) -> str:
@@ -190,6 +191,10 @@ class JavaLinker:
                 info = DefInfo(keys.first_party(index.path, d.qualname), index.path, d, LANGUAGE)
                 jfile.defs.setdefault(d.qualname, info)
                 self.defs.setdefault(info.key, info)
+                if d.params:
+                    table = jfile.params.setdefault(d.qualname, {})
+                    for param in d.params:
+                        table.setdefault(param.name, param.type)
                 if d.kind in _TYPE_KINDS:
                     qualified = f"{jfile.package}.{d.qualname}" if jfile.package else d.qualname
                     self.fqn.setdefault(qualified, info)
@@ -199,6 +204,11 @@ class JavaLinker:
                 jfile.assigns.setdefault((a.scope, a.target), []).append(a)
         self._bases_cache: dict[str, list[tuple[str, Value]]] = {}
         self._unknown_bases: set[str] = set()
+        self._frozen = False  # every type's bases are known: the hierarchy caches may fill
+        self._ancestors_cache: dict[str, list[str]] = {}
+        self._method_cache: dict[tuple[str, str], DefInfo | str | None] = {}
+        self._subtypes_cache: dict[tuple[str, bool], list[str]] = {}
+        self._overrides_cache: dict[tuple[str, str, str], list[str]] = {}
         self._type_cache: dict[tuple[str, str, str], Value | None] = {}
         self._subtypes: dict[str, list[str]] | None = None
         self._ext_subtypes: dict[str, list[str]] | None = None
@@ -224,6 +234,10 @@ class JavaLinker:
             self.builder.node(module_node(path, LANGUAGE))
             for info in jfile.defs.values():
                 self.builder.node(node_for(info))
+        for key in sorted(self.defs):
+            if self.defs[key].definition.kind in _TYPE_KINDS:
+                self._bases(key)
+        self._frozen = True
         for jfile in self.files.values():
             for info in jfile.defs.values():
                 if info.definition.kind in _TYPE_KINDS:
@@ -317,7 +331,8 @@ class JavaLinker:
             if info is not None:
                 return Value("def", info.key)
         if name in JAVA_LANG:
-            return Value("ext", f"java//lang//{name}")
+            own = self.packages.get("java.lang", {}).get(name)  # the JDK's own sources
+            return Value("def", own.key) if own is not None else Value("ext", f"java//lang//{name}")
         for package in jfile.on_demand:
             if name in JDK_PACKAGES.get(package, ()):
                 return Value("ext", keys.join(keys.external(package, LANGUAGE), name))
@@ -361,6 +376,14 @@ class JavaLinker:
 
     def _ancestors(self, cls: str) -> list[str]:
         """The type and its first-party supertypes, breadth first, superclass before interfaces."""
+        if self._frozen:
+            cached = self._ancestors_cache.get(cls)
+            if cached is None:
+                cached = self._ancestors_cache[cls] = self._ancestors_uncached(cls)
+            return cached
+        return self._ancestors_uncached(cls)
+
+    def _ancestors_uncached(self, cls: str) -> list[str]:
         order = [cls]
         index = 0
         while index < len(order) and len(order) < 128:
@@ -389,6 +412,13 @@ class JavaLinker:
         return self._subtypes
 
     def _all_subtypes(self, cls: str, external: bool = False) -> list[str]:
+        key = (cls, external)
+        cached = self._subtypes_cache.get(key)
+        if cached is None:
+            cached = self._subtypes_cache[key] = self._all_subtypes_uncached(cls, external)
+        return cached
+
+    def _all_subtypes_uncached(self, cls: str, external: bool) -> list[str]:
         table = self.subtypes()
         assert self._ext_subtypes is not None
         start = (self._ext_subtypes if external else table).get(cls, [])
@@ -412,6 +442,14 @@ class JavaLinker:
     def find_method(self, cls: str, name: str) -> DefInfo | str | None:
         """The method ``name`` a type declares or inherits (a definition), else the key of the
         external supertype's method, else None."""
+        if not self._frozen:
+            return self._find_method(cls, name)
+        key = (cls, name)
+        if key not in self._method_cache:
+            self._method_cache[key] = self._find_method(cls, name)
+        return self._method_cache[key]
+
+    def _find_method(self, cls: str, name: str) -> DefInfo | str | None:
         for owner in self._ancestors(cls):
             member = self._declared(owner, name)
             if member is not None:
@@ -508,10 +546,10 @@ class JavaLinker:
                 best = max((a for a in assigns if a.line <= line), key=lambda a: a.line, default=None)
                 if best is not None:
                     return self._assigned(jfile, current, best)
-            if info is not None:
-                for param in info.definition.params:
-                    if param.name == name:
-                        return self._instance(jfile, current, param.type) if param.type else None
+            params = jfile.params.get(current)
+            if params is not None and name in params:  # overloads share a name: any of theirs
+                declared = params[name]
+                return self._instance(jfile, current, declared) if declared else None
             current = current.rpartition(".")[0]
         return False
 
@@ -646,7 +684,7 @@ class JavaLinker:
             if local is not False:
                 ty = local if isinstance(local, _Ty) else None
             else:
-                ty = self._field_in_scope(jfile, scope, head)
+                ty = self._field_in_scope(jfile, scope, head) or self._static_field(jfile, scope, head)
                 if ty is None:
                     # a type (a static call), or a package prefix of a qualified name
                     ty, position = self._type_prefix(jfile, scope, segments)
@@ -657,11 +695,24 @@ class JavaLinker:
                 ty = _Ty(ty.value)
             elif segment == "super":
                 ty = _Ty(ty.value, static=True)
+            elif segment == "class" and ty.static:
+                ty = _Ty(Value("ext", "java//lang//Class"))
             elif segment.endswith("()"):
                 ty = self._method_result(ty, segment[:-2])
             else:
                 ty = self._field(ty, segment)
         return ty
+
+    def _static_field(self, jfile: _File, scope: str, name: str) -> _Ty | None:
+        """A field that ``import static`` brings: ``import static a.B.FIELD``, ``a.B.*``."""
+        owners = list(jfile.static_single.get(name, ())) + jfile.static_on_demand
+        for owner in owners:
+            value = self.resolve_type(jfile, scope, owner) or self._qualified(owner)
+            if value.kind == "def":
+                found = self._field(_Ty(value, static=True), name)
+                if found is not None and not found.static:
+                    return found
+        return None
 
     def _type_prefix(self, jfile: _File, scope: str, segments: list[str]) -> tuple[_Ty | None, int]:
         names: list[str] = []
@@ -751,17 +802,7 @@ class JavaLinker:
     def _virtual(self, caller: str, site: Site, cls: str, call: Call, found: DefInfo | str | None) -> None:
         """A call on an instance of static type ``cls``: the member and the overrides (cha)."""
         name = call.name
-        overrides: list[str] = []
-        for sub in self._all_subtypes(cls):
-            member = self.find_method(sub, name)
-            concrete = isinstance(member, DefInfo) and "abstract" not in member.definition.decorators
-            if (
-                concrete
-                and isinstance(member, DefInfo)
-                and (not isinstance(found, DefInfo) or member.key != found.key)
-            ):
-                overrides.append(member.key)
-        overrides = list(dict.fromkeys(overrides))
+        overrides = self._overrides(cls, name, found.key if isinstance(found, DefInfo) else "")
         abstract = isinstance(found, DefInfo) and "abstract" in found.definition.decorators
         if found is not None and not (abstract and overrides):
             self._edge_to(caller, site, found, "member")
@@ -784,6 +825,21 @@ class JavaLinker:
             )
         elif abstract and not overrides:
             self._unresolved(caller, site, "interface-receiver", name, call.text)
+
+    def _overrides(self, cls: str, name: str, declared: str) -> list[str]:
+        """The concrete methods ``name`` that the subtypes of ``cls`` run instead of ``declared``."""
+        key = (cls, name, declared)
+        cached = self._overrides_cache.get(key)
+        if cached is not None:
+            return cached
+        found: list[str] = []
+        for sub in self._all_subtypes(cls):
+            member = self.find_method(sub, name)
+            concrete = isinstance(member, DefInfo) and "abstract" not in member.definition.decorators
+            if concrete and isinstance(member, DefInfo) and member.key != declared:
+                found.append(member.key)
+        cached = self._overrides_cache[key] = list(dict.fromkeys(found))
+        return cached
 
     def _is_record_component(self, cls: str, name: str) -> bool:
         info = self.defs[cls]

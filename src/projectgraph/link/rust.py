@@ -39,6 +39,7 @@ import os
 import posixpath
 import re
 import tomllib
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -222,6 +223,7 @@ class _File:
     uses: dict[str, dict[str, list[Import]]] = field(default_factory=dict)  # scope -> bound -> imports
     globs: dict[str, list[Import]] = field(default_factory=dict)  # scope -> star imports
     assigns: dict[tuple[str, str], list[Assignment]] = field(default_factory=dict)
+    assign_lines: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     modules: dict[str, _Mod] = field(default_factory=dict)  # prefix -> module
 
     @property
@@ -271,6 +273,8 @@ class RustLinker:
         self._depth = 0
         self._resolving: set[tuple[str, str]] = set()
         self._cache: dict[tuple[str, str, str], Value | None] = {}
+        self._assigned_memo: dict[tuple[str, str, Assignment], _Ty | None] = {}
+        self._macro_use: dict[int, list[str]] = {}
         self._methods: dict[str, dict[str, list[DefInfo]]] | None = None
         self._implementors: dict[str, list[str]] | None = None  # trait key -> type keys ("" blanket)
         self._impl_traits: dict[str, list[str]] | None = None  # type key -> trait keys
@@ -930,15 +934,14 @@ class RustLinker:
         rfile = ctx.file
         assigns = rfile.assigns.get((ctx.scope, name))
         if assigns:
-            best = None
-            for a in assigns:
-                if a.line <= line and (
-                    best is None
-                    or (a.line, a.value.startswith("type:")) > (best.line, best.value.startswith("type:"))
-                ):
-                    best = a
-            if best is not None:
-                return self._assigned(ctx, best)
+            # records are in (line, value) order: the last one at or before the line, a declared
+            # type before a value on the same line
+            lines = rfile.assign_lines.get((ctx.scope, name))
+            if lines is None:
+                lines = rfile.assign_lines[(ctx.scope, name)] = [a.line for a in assigns]
+            index = bisect_right(lines, line)
+            if index:
+                return self._assigned(ctx, assigns[index - 1])
         info = rfile.defs.get(ctx.scope)
         if info is not None:
             for param in info.definition.params:
@@ -949,6 +952,15 @@ class RustLinker:
         return None
 
     def _assigned(self, ctx: _Ctx, a: Assignment) -> _Ty | None:
+        memo_key = (ctx.file.path, ctx.scope, a)
+        if memo_key in self._assigned_memo:
+            return self._assigned_memo[memo_key]
+        self._assigned_memo[memo_key] = None  # a binding that reaches back to itself is unknown
+        found = self._assigned_uncached(ctx, a)
+        self._assigned_memo[memo_key] = found
+        return found
+
+    def _assigned_uncached(self, ctx: _Ctx, a: Assignment) -> _Ty | None:
         kind, _, text = a.value.partition(":")
         if kind == "type":
             return self._resolve_type(ctx, text)
@@ -1420,6 +1432,12 @@ class RustLinker:
         return module.crate if module is not None else None
 
     def _macro_use_crates(self, crate: _Crate) -> list[str]:
+        cached = self._macro_use.get(id(crate))
+        if cached is None:
+            cached = self._macro_use[id(crate)] = self._macro_use_crates_uncached(crate)
+        return cached
+
+    def _macro_use_crates_uncached(self, crate: _Crate) -> list[str]:
         found = []
         for rfile in self.files.values():
             module = rfile.modules.get("")

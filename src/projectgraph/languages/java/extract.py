@@ -9,7 +9,7 @@ What the records mean for Java (the linker, ``link/java.py``, reads them so):
   Code in a field initializer or an initializer block belongs to the class.
 - **Types** are written as the source does (``List``, ``Map.Entry``, ``java.util.List``), type
   arguments dropped; a type parameter is its first bound (``T extends Shape`` is ``Shape``; an
-  unbounded one is no type); arrays, primitives and ``var`` are no type.
+  unbounded one is ``Object``); arrays, primitives and ``var`` are no type.
 - ``Definition.bases``: a class's superclass, then ``implements:I`` per interface; an interface's
   superinterfaces. ``returns``: a method's return type. ``decorators``: the annotations as written
   (``Test``, ``org.junit.jupiter.api.Test``), then markers that are Java keywords, so no annotation
@@ -229,7 +229,15 @@ class _Extractor:
         if kind in ("def.method", "def.constructor") and (
             body_parent is not None and body_parent.type in _ANONYMOUS_BODY_PARENTS
         ):
-            return None  # a member of an anonymous class: its code is the enclosing method's
+            # a member of an anonymous class: its code is the enclosing method's, and so are the
+            # types of its parameters
+            line = node.start_point[0] + 1
+            for param in self._params(node.child_by_field_name("parameters"), parent.generics):
+                if param.type:
+                    self.assignments.append(
+                        Assignment(line, parent.qualname, param.name, f"type:{param.type}")
+                    )
+            return None
         if (
             kind in _TYPES
             and parent.kind == "method"
@@ -356,7 +364,7 @@ class _Extractor:
             name = self.text(name_node)
             if not name:
                 continue
-            generics[name] = None
+            generics[name] = "Object"  # an unbounded parameter has Object's methods only
             bound = next((c for c in child.named_children if c.type == "type_bound"), None)
             if bound is not None and bound.named_children:
                 generics[name] = self._type(bound.named_children[0], generics)
@@ -467,31 +475,41 @@ class _Extractor:
         return None
 
     def _call_text(self, node: Node) -> str:
-        end = min(node.end_byte, node.start_byte + CALL_TEXT_MAX * 4)
-        return short_text(self.source[node.start_byte : end], CALL_TEXT_MAX)
+        start = node.start_byte
+        raw = self.source[start : min(node.end_byte, start + CALL_TEXT_MAX * 4)]
+        if len(raw) <= CALL_TEXT_MAX and raw.isascii() and b"  " not in raw:
+            text = raw.decode("ascii")
+            if text.isprintable():
+                return text
+        return short_text(raw, CALL_TEXT_MAX)
 
     def _count(self, args: Node | None) -> int:
-        if args is None:
-            return 0
-        return sum(1 for a in args.named_children if a.type not in ("line_comment", "block_comment"))
+        return args.named_child_count if args is not None else 0
 
     def _call(self, node: Node, scope: _Scope) -> None:
-        name = self.text(node.child_by_field_name("name"))
-        obj = node.child_by_field_name("object")
+        args = node.child_by_field_name("arguments")
         receiver: str | None = None
         super_call = False
-        if obj is not None:
-            receiver = self.chain(obj)
-            if _qualified_super(node, obj):  # I.super.m()
-                receiver = f"{receiver}.super" if receiver else "super"
-            if receiver is None or len(receiver) > _CHAIN_MAX:
-                receiver = "<expr>"
-            super_call = receiver == "super" or receiver.endswith(".super")
-        callee = f"{receiver}.{name}" if receiver else name
+        head = self.source[node.start_byte : args.start_byte] if args is not None else b""
+        if _FAST_CALLEE.fullmatch(head) and b"super" not in head:  # `a.b.m`, `m`: no node asked
+            callee = head.decode("ascii")
+            receiver, _, name = callee.rpartition(".")
+            receiver = receiver or None
+        else:
+            name = self.text(node.child_by_field_name("name"))
+            obj = node.child_by_field_name("object")
+            if obj is not None:
+                receiver = self.chain(obj)
+                if _qualified_super(node, obj):  # I.super.m()
+                    receiver = f"{receiver}.super" if receiver else "super"
+                if receiver is None or len(receiver) > _CHAIN_MAX:
+                    receiver = "<expr>"
+                super_call = receiver == "super" or receiver.endswith(".super")
+            callee = f"{receiver}.{name}" if receiver else name
         line, column = node.start_point
         self.calls.append(
-            Call(line + 1, column, scope.qualname, callee, name, receiver,
-                 self._count(node.child_by_field_name("arguments")), self._call_text(node), False, super_call)
+            _new(Call, (line + 1, column, scope.qualname, callee, name, receiver, self._count(args),
+                        self._call_text(node), False, super_call))
         )  # fmt: skip
 
     def _new(self, node: Node, scope: _Scope) -> None:
@@ -637,6 +655,10 @@ class _Extractor:
         declared = self._type(node.child_by_field_name("type"), scope.generics)
         if name and declared:
             self._bind(node.start_point[0] + 1, scope, name, declared, None)
+
+
+_new = tuple.__new__
+_FAST_CALLEE = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*")
 
 
 def _qualified_super(invocation: Node, obj: Node) -> bool:

@@ -200,6 +200,11 @@ class _Extractor:
             return ""
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
+    def _plain(self, node: Node) -> str | None:
+        """The node's text when it is a plain path (``a::b::C``), else None."""
+        raw = self.source[node.start_byte : node.end_byte]
+        return raw.decode("ascii") if _FAST_PATH.fullmatch(raw) else None
+
     def entry(self, start: int) -> _Scope:
         """The innermost scope holding byte ``start``."""
         j = bisect_right(self.starts, start) - 1
@@ -218,7 +223,8 @@ class _Extractor:
         self._items(groups)
         for captures in groups["call"]:
             node = captures["call"][0]
-            self._call(node, self.entry(node.start_byte))
+            args = captures.get("args")
+            self._call(node, captures["function"][0], args[0] if args else None, self.entry(node.start_byte))
         for captures in groups["macro"]:
             node = captures["macro"][0]
             self._macro(node, self.entry(node.start_byte))
@@ -517,6 +523,8 @@ class _Extractor:
         docs: list[str] = []
         path_attr = ""
         macro_use = False
+        if not self._annotated(node.start_byte):
+            return decorators, "", path_attr, macro_use
         sibling = node.prev_sibling
         while sibling is not None and sibling.type in ("attribute_item", "line_comment", "block_comment"):
             if sibling.type == "attribute_item":
@@ -548,6 +556,19 @@ class _Extractor:
         decorators.reverse()
         doc = next((line for line in reversed(docs) if line), "")
         return decorators, doc[:200], path_attr, macro_use
+
+    def _annotated(self, start: int) -> bool:
+        """Whether an attribute or a comment may end right before byte ``start``."""
+        source = self.source
+        k = start - 1
+        while k >= 0 and source[k] in b" \t\r\n":
+            k -= 1
+        if k < 0:
+            return False
+        if source[k] == 93 or source[k - 1 : k + 1] == b"*/":  # `]` or the end of a block comment
+            return True
+        line_start = source.rfind(b"\n", 0, k) + 1
+        return source[line_start : k + 1].lstrip().startswith(b"//")
 
     def _is_pub(self, node: Node) -> bool:
         for child in node.children:
@@ -672,6 +693,10 @@ class _Extractor:
         if node is None:
             return ""
         kind = node.type
+        if kind in ("scoped_identifier", "scoped_type_identifier", "identifier", "type_identifier"):
+            plain = self._plain(node)
+            if plain is not None:
+                return plain
         if kind in ("scoped_identifier", "scoped_type_identifier", "scoped_use_list"):
             path = node.child_by_field_name("path")
             name = node.child_by_field_name("name")
@@ -779,44 +804,51 @@ class _Extractor:
             return self.chain(node.named_children[0], depth + 1)
         return None
 
-    def _call(self, node: Node, scope: _Scope) -> None:
-        function = node.child_by_field_name("function")
-        if function is None:
-            return
-        if function.type == "generic_function":
-            function = function.child_by_field_name("function") or function
+    def _call(self, node: Node, function: Node, args: Node | None, scope: _Scope) -> None:
+        source = self.source
+        start = node.start_byte
         receiver: str | None = None
-        kind = function.type
-        if kind in ("identifier", "scoped_identifier", "self"):
-            callee = self._path(function, scope.generics)
-            if callee.startswith("Self::") and scope.self_type:
-                callee = scope.self_type + callee[4:]
-            name = callee.rsplit("::", 1)[-1]
-        elif kind == "field_expression":
-            field = function.child_by_field_name("field")
-            name = self.text(field)
-            receiver = self.chain(function.child_by_field_name("value"))
-            if receiver is None or len(receiver) > _CHAIN_MAX:
-                receiver = "<expr>"
-            callee = f"{receiver}.{name}"
+        head = source[start : function.end_byte]
+        if _FAST_CALLEE.fullmatch(head):  # a plain chain: `f`, `a::b::f`, `self.items.iter`
+            callee = head.decode("ascii")
+            dot = callee.rfind(".")
+            if dot >= 0:
+                receiver, name = callee[:dot], callee[dot + 1 :]
+            else:
+                name = callee[callee.rfind(":") + 1 :]
+                if callee.startswith("Self::") and scope.self_type:
+                    callee = scope.self_type + callee[4:]
         else:
-            callee, name = "<expr>", ""
-        args = node.child_by_field_name("arguments")
-        count = 0
-        if args is not None:
-            count = sum(
-                1
-                for a in args.named_children
-                if a.type not in ("line_comment", "block_comment", "attribute_item")
-            )
+            if function.type == "generic_function":
+                function = function.child_by_field_name("function") or function
+            kind = function.type
+            if kind in ("identifier", "scoped_identifier", "self"):
+                callee = self._path(function, scope.generics)
+                if callee.startswith("Self::") and scope.self_type:
+                    callee = scope.self_type + callee[4:]
+                name = callee.rsplit("::", 1)[-1]
+            elif kind == "field_expression":
+                name = self.text(function.child_by_field_name("field"))
+                receiver = self.chain(function.child_by_field_name("value"))
+                if receiver is None or len(receiver) > _CHAIN_MAX:
+                    receiver = "<expr>"
+                callee = f"{receiver}.{name}"
+            else:
+                callee, name = "<expr>", ""
+        count = args.named_child_count if args is not None else 0
         line, column = node.start_point
         self.calls.append(
-            Call(line + 1, column, scope.qualname, callee, name, receiver, count, self._call_text(node))
-        )
+            _new(Call, (line + 1, column, scope.qualname, callee, name, receiver, count,
+                        self._call_text(start, node.end_byte), False, False))
+        )  # fmt: skip
 
-    def _call_text(self, node: Node) -> str:
-        end = min(node.end_byte, node.start_byte + CALL_TEXT_MAX * 4)
-        return short_text(self.source[node.start_byte : end], CALL_TEXT_MAX)
+    def _call_text(self, start: int, end: int) -> str:
+        raw = self.source[start : min(end, start + CALL_TEXT_MAX * 4)]
+        if len(raw) <= CALL_TEXT_MAX and raw.isascii() and b"  " not in raw:
+            text = raw.decode("ascii")
+            if text.isprintable():
+                return text
+        return short_text(raw, CALL_TEXT_MAX)
 
     def _macro(self, node: Node, scope: _Scope) -> None:
         macro = node.child_by_field_name("macro")
@@ -825,97 +857,65 @@ class _Extractor:
         path = self._path(macro, {})
         line, column = node.start_point
         self.calls.append(
-            Call(
-                line + 1,
-                column,
-                scope.qualname,
-                f"{path}!",
-                path.rsplit("::", 1)[-1],
-                None,
-                1,
-                self._call_text(node),
-            )
-        )
+            Call(line + 1, column, scope.qualname, f"{path}!", path.rsplit("::", 1)[-1], None, 1,
+                 self._call_text(node.start_byte, node.end_byte))
+        )  # fmt: skip
         for child in node.named_children:
             if child.type == "token_tree":
                 self._tokens(child, scope, scope.qualname)
 
     def _tokens(self, tree: Node, scope: _Scope, owner: str) -> None:
-        """Calls and argument references in a token tree (a macro's input or a macro_rules body)."""
-        tokens = tree.children
-        count = len(tokens)
-        for i, token in enumerate(tokens):
-            kind = token.type
-            if kind == "token_tree":
-                first = token.children[0].type if token.children else ""
-                if first == "(" and i > 0:
-                    self._token_call(tokens, i, scope, owner)
-                self._tokens(token, scope, owner)
-            elif kind == "identifier" and 0 < i < count - 1:
-                before, after = tokens[i - 1].type, tokens[i + 1].type
-                if before in ("(", "[", ",") and after in (")", "]", ","):
-                    name = self.text(token)
-                    if name not in KEYWORDS and not name[:1].isupper():
-                        self._reference(token, scope, name, owner)
+        """Calls and argument references in a token tree (a macro's input or a macro_rules body),
+        read from its bytes with string literals and comments blanked."""
+        body = self.source[tree.start_byte : tree.end_byte]
+        if b'"' in body or b"'" in body or b"/" in body:
+            body = _LITERALS.sub(lambda m: b" " * len(m.group()), body)
+        newlines = [m.start() for m in _NEWLINE.finditer(body)]
+        base_line, base_column = tree.start_point
 
-    def _token_call(self, tokens: list[Node], i: int, scope: _Scope, owner: str) -> None:
-        j = i - 1
-        macro = tokens[j].type == "!"
-        if macro:
-            j -= 1
-        if j < 0 or tokens[j].type not in ("identifier", "self", "super", "crate"):
-            return
-        segments = [self.text(tokens[j])]
-        start = j
-        while (
-            start >= 2
-            and tokens[start - 1].type == "::"
-            and tokens[start - 2].type in ("identifier", "self", "super", "crate", "metavariable")
-        ):
-            start -= 2
-            segment = self.text(tokens[start])
-            segments.insert(0, "crate" if segment == "$crate" else segment)
-        if start >= 1 and tokens[start - 1].type == "::":
-            return  # `<T as Tr>::f(..)` or a turbofish: no plain path
-        if start >= 1 and self.text(tokens[start - 1]) in ("fn", "$", "macro_rules"):
-            return  # a function written by the macro, or a metavariable
-        if any(s.startswith("$") for s in segments):
-            return
-        name = segments[-1]
-        if name in KEYWORDS or (not macro and name in ("self", "super", "crate")):
-            return
-        node = tokens[j]
-        line, column = node.start_point
-        text = short_text(
-            self.source[node.start_byte : min(tokens[i].end_byte, node.start_byte + 320)], CALL_TEXT_MAX
-        )
-        if macro:
-            path = "::".join(segments)
-            self.calls.append(Call(line + 1, column, owner, f"{path}!", name, None, 1, text))
-            return
-        receiver = None
-        if start >= 1 and tokens[start - 1].type == ".":
-            if len(segments) > 1:
-                return
-            parts: list[str] = []
-            k = start - 2
-            while k >= 0 and tokens[k].type in ("identifier", "self"):
-                parts.insert(0, self.text(tokens[k]))
-                if k >= 1 and tokens[k - 1].type == ".":
-                    k -= 2
+        def position(offset: int) -> tuple[int, int]:
+            index = bisect_right(newlines, offset)
+            if index == 0:
+                return base_line + 1, base_column + offset
+            return base_line + index + 1, offset - newlines[index - 1] - 1
+
+        for match in _TOKEN_CALL.finditer(body):
+            first, rest, bang, bracket = match.group(1, 2, 3, 4)
+            if not bang and bracket != b"(":
+                continue
+            segments = [first.decode("ascii")]
+            if rest:
+                segments += [s.strip().decode("ascii") for s in rest.split(b"::")[1:]]
+            if segments[0] == "$crate":
+                segments[0] = "crate"
+            name = segments[-1]
+            if name in KEYWORDS and not bang:
+                continue
+            before = _previous(body, match.start())
+            if before == b"$" or _word_before(body, match.start()) in (b"fn", b"macro_rules"):
+                continue
+            line, column = position(match.start())
+            text = short_text(body[match.start() : match.end() + 40], CALL_TEXT_MAX)
+            if bang:
+                path = "::".join(segments)
+                self.calls.append(Call(line, column, owner, f"{path}!", name, None, 1, text))
+                continue
+            receiver = None
+            if before == b".":
+                if len(segments) > 1:
                     continue
-                break
+                receiver = _receiver_before(body, match.start())
+                callee = f"{receiver}.{name}"
             else:
-                parts = []
-            receiver = (
-                ".".join(parts) if parts and not (k >= 1 and tokens[k - 1].type in (".", "::")) else "<expr>"
-            )
-            callee = f"{receiver}.{name}"
-        else:
-            callee = "::".join(segments)
-            if callee.startswith("Self::") and scope.self_type:
-                callee = scope.self_type + callee[4:]
-        self.calls.append(Call(line + 1, column, owner, callee, name, receiver, 1, text))
+                callee = "::".join(segments)
+                if callee.startswith("Self::") and scope.self_type:
+                    callee = scope.self_type + callee[4:]
+            self.calls.append(Call(line, column, owner, callee, name, receiver, 1, text))
+        for match in _TOKEN_ARGUMENT.finditer(body):
+            word = match.group(1).decode("ascii")
+            if word not in KEYWORDS:
+                line, column = position(match.start(1))
+                self.references.append(Reference(line, column, owner, word))
 
     def _reference(self, node: Node, scope: _Scope, name: str, owner: str | None = None) -> None:
         if name.startswith("Self::") and scope.self_type:
@@ -1064,6 +1064,56 @@ class _Extractor:
             self.assignments.append(
                 Assignment(node.start_point[0] + 1, scope.qualname, name, f"type:{declared}")
             )
+
+
+_new = tuple.__new__
+_FAST_PATH = re.compile(rb"(?:[A-Za-z_][A-Za-z0-9_]*)(?:::[A-Za-z_][A-Za-z0-9_]*)*")
+# a callee that is a plain chain of names: read from the bytes, no node asked
+_FAST_CALLEE = re.compile(rb"(?:self|[A-Za-z_][A-Za-z0-9_]*)(?:(?:::|\.)[A-Za-z_][A-Za-z0-9_]*)*")
+_LITERALS = re.compile(
+    rb'b?r(#*)"[\s\S]*?"\1|b?"(?:\\[\s\S]|[^"\\])*"|b?\'(?:\\[\s\S][^\']{0,8}|[^\'\\])\'|//[^\n]*|/\*[\s\S]*?\*/'
+)
+_NEWLINE = re.compile(rb"\n")
+_TOKEN_CALL = re.compile(
+    rb"(?<![\w$:])(\$crate|[A-Za-z_][A-Za-z0-9_]*)((?:\s*::\s*[A-Za-z_][A-Za-z0-9_]*)*)\s*(!)?\s*([(\[{])"
+)
+_TOKEN_ARGUMENT = re.compile(rb"[(\[,]\s*([a-z_][a-z0-9_]*)\s*(?=[,)\]])")
+_CHAIN_BEFORE = re.compile(rb"(?:self|[A-Za-z_][A-Za-z0-9_]*)(?:\.(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+))*")
+
+
+def _previous(body: bytes, offset: int) -> bytes:
+    """The byte before ``offset``, spaces skipped."""
+    k = offset - 1
+    while k >= 0 and body[k] in b" \t\r\n":
+        k -= 1
+    return body[k : k + 1]
+
+
+def _word_before(body: bytes, offset: int) -> bytes:
+    k = offset - 1
+    while k >= 0 and body[k] in b" \t\r\n":
+        k -= 1
+    end = k + 1
+    while k >= 0 and (body[k : k + 1].isalnum() or body[k] == 95):
+        k -= 1
+    return body[k + 1 : end]
+
+
+def _receiver_before(body: bytes, offset: int) -> str:
+    """The chain before the ``.`` in front of ``offset`` (``self.a`` in ``self.a.m(``), or ``<expr>``."""
+    k = offset - 1
+    while k >= 0 and body[k] in b" \t\r\n":
+        k -= 1
+    k -= 1  # the dot
+    while k >= 0 and body[k] in b" \t\r\n":
+        k -= 1
+    end = k + 1
+    while k >= 0 and (body[k : k + 1].isalnum() or body[k] in b"_."):
+        k -= 1
+    text = body[k + 1 : end]
+    if not text or not _CHAIN_BEFORE.fullmatch(text) or (k >= 0 and body[k] in b"$):]>"):
+        return "<expr>"
+    return text.decode("ascii")
 
 
 _SHAPES = {

@@ -16,7 +16,7 @@
 (const_item) @const
 (static_item) @const
 
-(call_expression) @call
+(call_expression function: (_) @function arguments: (_)? @args) @call
 (macro_invocation) @macro
 
 (use_declaration) @use
