@@ -27,7 +27,7 @@ def test_every_registered_language_has_a_row() -> None:
         all_languages(), key=lambda name: (all_languages()[name].tier != "deep", name)
     )
     for row in rows:
-        assert row.count(" | ") == 4, row
+        assert row.count(" | ") == 5, row
 
 
 def test_replace_block_is_idempotent() -> None:

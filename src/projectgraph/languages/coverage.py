@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from projectgraph.fileindex import DEFAULT_TEST_PATHS
 from projectgraph.languages import all_languages
 
 START = "<!-- languages:start -->"
@@ -24,14 +25,15 @@ def table() -> str:
     """The markdown table: one row per registered language, deep tier first, then by name."""
     specs = sorted(all_languages().values(), key=lambda s: (_TIERS.get(s.tier, 2), s.name))
     lines = [
-        "| language | tier | extensions | extracted | edge kinds |",
-        "|---|---|---|---|---|",
+        "| language | tier | extensions | extracted | edge kinds | test files (besides `test/`, `tests/`) |",
+        "|---|---|---|---|---|---|",
     ]
     for spec in specs:
         extensions = " ".join(f"`{ext}`" for ext in spec.extensions)
+        tests = [f"`{glob}`" for glob in DEFAULT_TEST_PATHS if glob.endswith(spec.extensions)]
         lines.append(
             f"| {spec.name} | {spec.tier} | {extensions} | {', '.join(spec.extracts)} | "
-            f"{', '.join(spec.edge_kinds)} |"
+            f"{', '.join(spec.edge_kinds)} | {' '.join(tests) or '-'} |"
         )
     return "\n".join(lines) + "\n"
 
