@@ -30,9 +30,12 @@ package gives the external key of its method (``golang.org//x//net//html//Tokeni
 Interfaces are structural: a type implements an interface when its method set covers the
 interface's (an ``implements`` edge). A call on an interface value is a member edge to the
 interface's method and a ``cha`` edge to the method of each implementation in the graph; with no
-implementation, the site is an unresolved ``interface-receiver``. ``error`` and a few interfaces
-of the standard library are known by their method sets (``io.Reader``, ``fmt.Stringer``, ...), so
-a first-party implementation passed as one gets its ``cha`` edge.
+implementation, the site is an unresolved ``interface-receiver``. Past ``MAX_CHA_SITE``
+implementations the site keeps its member edge and the interface's method gets the ``cha`` edges,
+once for all its sites (``error``'s ``Error`` has hundreds in the standard library: per site, they
+would be most of the graph). ``error`` (its method key is ``error//Error``) and a few interfaces of
+the standard library are known by their method sets (``io.Reader``, ``fmt.Stringer``, ...), so a
+first-party implementation passed as one gets its ``cha`` edge.
 
 What stays unknown is an unresolved site with the method name: a receiver whose type the records
 do not give (an external function's result with no dependency code, a generic type parameter) is
@@ -52,17 +55,18 @@ import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
 from projectgraph import keys
 from projectgraph.fileindex import Assignment, Call, FileIndex
-from projectgraph.graph import Site, Unresolved
+from projectgraph.graph import NO_SITE, Site, Unresolved
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, module_node, node_for
 
 LANGUAGE = "go"
 MAX_NAME_CANDIDATES = 10
+MAX_CHA_SITE = 16  # implementations a call site gets its own cha edges to; past it, through the method
 MAX_DEPTH = 24
 _NAME = re.compile(r"[A-Za-z_]\w*", re.ASCII)
 _MODULE_LINE = re.compile(r"^\s*module\s+(\"[^\"]+\"|\S+)", re.MULTILINE)
@@ -212,6 +216,12 @@ class GoLinker:
         self._types: dict[tuple[str, str], _Type | None] = {}
         self._methods_memo: dict[tuple[_Type, str], list[DefInfo | str]] = {}
         self._loads: dict[str, list[str]] = {}
+        self._type_def_memo: dict[_Type, list[DefInfo]] = {}
+        self._underlying_memo: dict[_Type, _Type] = {}
+        self._interface_memo: dict[_Type, frozenset[str] | None] = {}
+        self._implementation_memo: dict[_Type, list[_Type]] = {}
+        self._dispatched: set[tuple[str, _Type]] = set()  # interface methods given their cha edges
+        self._params_memo: dict[tuple[str, str], frozenset[str]] = {}
         self._depth = 0
 
     # ---- reading the indexes ----------------------------------------------------------------
@@ -440,14 +450,15 @@ class GoLinker:
             declared = self._lookup_method(typ, name)
             for target in declared:
                 self._target_edge(caller, target, site, "member")
-            implementations = self._implementations(typ, interface)
-            reached = False
-            for impl in implementations:
-                for target in self._lookup_method(impl, name):
-                    self._target_edge(caller, target, site, "cha")
-                    reached = True
-            if not reached:
+            targets = self._dispatch_targets(typ, interface, name)
+            if not targets:
                 self._unresolved(caller, site, "interface-receiver", name, call.text)
+            elif len(targets) <= MAX_CHA_SITE or not declared:
+                for target in targets:
+                    self._target_edge(caller, target, site, "cha")
+            else:  # many implementations: the interface's method joins them once, not every site
+                for method in declared:
+                    self._dispatch(method, typ, targets)
             return
         targets = self._lookup_method(typ, name)
         if targets:
@@ -466,6 +477,27 @@ class GoLinker:
             self._unresolved(caller, site, "unknown-receiver", name, call.text)
             return
         self._unresolved(caller, site, "no-definition", name, call.text)
+
+    def _dispatch_targets(self, typ: _Type, interface: frozenset[str], name: str) -> list[DefInfo | str]:
+        """The method ``name`` of each implementation of an interface type, by class hierarchy analysis."""
+        found: dict[str, DefInfo | str] = {}
+        for impl in self._implementations(typ, interface):
+            for target in self._lookup_method(impl, name):
+                found.setdefault(target.key if isinstance(target, DefInfo) else target, target)
+        return list(found.values())
+
+    def _dispatch(self, method: DefInfo | str, typ: _Type, targets: list[DefInfo | str]) -> None:
+        """cha edges from an interface's method to the method of each implementation, once."""
+        source = method.key if isinstance(method, DefInfo) else self.builder.external(method, LANGUAGE)
+        if (source, typ) in self._dispatched:
+            return
+        self._dispatched.add((source, typ))
+        for target in targets:
+            if isinstance(target, DefInfo):
+                site = Site(target.path, target.definition.line, target.definition.column)
+                self.builder.edge(source, target.key, "calls", "cha", site)
+            else:
+                self.builder.edge(source, self.builder.external(target, LANGUAGE), "calls", "cha", NO_SITE)
 
     def _target_edge(self, caller: str, target: DefInfo | str, site: Site, kind: str) -> None:
         if isinstance(target, DefInfo):
@@ -594,7 +626,13 @@ class GoLinker:
 
     def _name(self, gofile: _File, scope: str, name: str, line: int) -> _Value:
         """What a bare name means at a line of a scope: a local, a package name, an import."""
-        slot = (gofile.path, scope, name, line)
+        if scope and (scope, name) in gofile.bindings:
+            slot = (gofile.path, scope, name, line)
+        elif scope and name in self._param_names(gofile, scope):
+            slot = (gofile.path, scope, name, -1)
+        else:  # a name of the package or the file: the same in every scope
+            slot = (gofile.path, "", name, -2)
+            scope = ""
         cached = self._memo.get(slot)
         if cached is not None:
             return cached
@@ -674,6 +712,15 @@ class GoLinker:
             if typed is None:
                 typed = value
         return typed
+
+    def _param_names(self, gofile: _File, scope: str) -> frozenset[str]:
+        slot = (gofile.path, scope)
+        found = self._params_memo.get(slot)
+        if found is None:
+            info = gofile.defs.get(scope)
+            found = frozenset(p.name for p in info.definition.params) if info is not None else frozenset()
+            self._params_memo[slot] = found
+        return found
 
     def _param(self, gofile: _File, scope: str, name: str) -> _Value | None:
         info = gofile.defs.get(scope)
@@ -844,24 +891,40 @@ class GoLinker:
         return _Type("fp", self._package_of(gofile).ident, info.definition.name)
 
     def _type_defs(self, typ: _Type) -> list[DefInfo]:
-        package = self._package_by_ident(typ.package)
-        if package is None:
-            return []
-        return [i for i in package.scope.get(typ.name, []) if _is_type_def(i)]
+        found = self._type_def_memo.get(typ)
+        if found is None:
+            package = self._package_by_ident(typ.package) if typ.kind == "fp" else None
+            found = [i for i in package.scope.get(typ.name, []) if _is_type_def(i)] if package else []
+            self._type_def_memo[typ] = found
+        return found
 
     def _underlying(self, typ: _Type, depth: int = 0) -> _Type:
         """An alias's target (``type A = B``); a defined type keeps its own name."""
         if typ.kind != "fp" or depth > 8:
             return typ
+        found = self._underlying_memo.get(typ)
+        if found is not None:
+            return found
+        found = typ
         for info in self._type_defs(typ):
             if info.definition.kind == "alias" and info.definition.returns:
                 target = self._type(self.files[info.path], info.definition.returns[0])
                 if target is not None:
-                    return self._underlying(target, depth + 1)
-        return typ
+                    found = self._underlying(target, depth + 1)
+                    break
+        self._underlying_memo[typ] = found
+        return found
 
     def _interface_methods(self, typ: _Type, depth: int = 0) -> frozenset[str] | None:
         """The method set of an interface type, or None when the type is no interface we know."""
+        if typ in self._interface_memo:
+            return self._interface_memo[typ]
+        self._interface_memo[typ] = None  # an embedding cycle: no interface
+        found = self._read_interface(typ, depth)
+        self._interface_memo[typ] = found
+        return found
+
+    def _read_interface(self, typ: _Type, depth: int) -> frozenset[str] | None:
         typ = self._underlying(typ)
         if typ.kind == "builtin":
             return KNOWN_INTERFACES.get(typ.name)
@@ -902,6 +965,8 @@ class GoLinker:
 
     def _read_method(self, typ: _Type, name: str, depth: int) -> list[DefInfo | str]:
         typ = self._underlying(typ)
+        if typ.kind == "builtin":
+            return [keys.join(typ.name, name)] if name in KNOWN_INTERFACES.get(typ.name, ()) else []
         if typ.kind == "ext":
             if typ.ext_key in KNOWN_INTERFACES and name in KNOWN_INTERFACES[typ.ext_key]:
                 return [keys.join(typ.ext_key, name)]
@@ -979,14 +1044,20 @@ class GoLinker:
                     found[_Type("fp", package.ident, name)] = None
         return list(found)
 
+    @cached_property
+    def _own_methods(self) -> dict[tuple[str, str], set[str]]:
+        """(package ident, type name) -> the names of the methods declared on the type."""
+        table: dict[tuple[str, str], set[str]] = {}
+        for package in self.packages.values():
+            for owner, method in package.methods:
+                table.setdefault((package.ident, owner), set()).add(method)
+        return table
+
     def _method_names(self, typ: _Type, depth: int = 0) -> set[str]:
         """Every method name of a first-party concrete type, promoted ones included."""
         if typ.kind != "fp" or depth > 8:
             return set()
-        package = self._package_by_ident(typ.package)
-        if package is None:
-            return set()
-        names = {method for owner, method in package.methods if owner == typ.name}
+        names = set(self._own_methods.get((typ.package, typ.name), ()))
         for info in self._type_defs(typ):
             gofile = self.files[info.path]
             for base in info.definition.bases:
@@ -1014,11 +1085,15 @@ class GoLinker:
 
     def _implementations(self, interface: _Type, methods: frozenset[str]) -> list[_Type]:
         """The first-party concrete types whose method set covers the interface's."""
-        if not methods:
-            return []
-        ordered = sorted(methods, key=lambda m: len(self._types_with_method.get(m, ())))
-        candidates = self._types_with_method.get(ordered[0], [])
-        return [typ for typ in candidates if methods <= self._method_sets[typ]]
+        found = self._implementation_memo.get(interface)
+        if found is None:
+            found = []
+            if methods:
+                ordered = sorted(methods, key=lambda m: (len(self._types_with_method.get(m, ())), m))
+                candidates = self._types_with_method.get(ordered[0], [])
+                found = [typ for typ in candidates if methods <= self._method_sets[typ]]
+            self._implementation_memo[interface] = found
+        return found
 
     def _type_edges(self) -> None:
         """extends (embedding), implements (structural), and each made type's exported methods."""
@@ -1079,7 +1154,8 @@ def _agree(values: Sequence[_Value]) -> _Value:
     return _Value("unknown", why="unknown-receiver")
 
 
-def _segments(text: str) -> list[str]:
+@lru_cache(maxsize=65536)
+def _segments(text: str) -> tuple[str, ...]:
     """Split a receiver chain at the dots outside parentheses: ``a.(pkg.T).B()`` -> a, (pkg.T), B()."""
     parts: list[str] = []
     depth = 0
@@ -1093,21 +1169,22 @@ def _segments(text: str) -> list[str]:
             parts.append(text[start:index])
             start = index + 1
     parts.append(text[start:])
-    return [p for p in parts if p]
+    return tuple(p for p in parts if p)
 
 
-def _split_segment(segment: str) -> tuple[str, list[str]]:
+@lru_cache(maxsize=65536)
+def _split_segment(segment: str) -> tuple[str, tuple[str, ...]]:
     """``F()[]`` -> (``F``, [``()``, ``[]``]); a type assertion ``(T)`` stays whole."""
     if segment.startswith("("):
-        return segment, []
+        return segment, ()
     match = _NAME.match(segment)
     if match is None:
-        return "(", []
+        return "(", ()
     name = match.group(0)
     rest = segment[match.end() :]
-    suffixes = [rest[i : i + 2] for i in range(0, len(rest), 2)]
+    suffixes = tuple(rest[i : i + 2] for i in range(0, len(rest), 2))
     if any(s not in ("()", "[]", "{}") for s in suffixes):
-        return "(", []
+        return "(", ()
     return name, suffixes
 
 
