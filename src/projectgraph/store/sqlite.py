@@ -930,7 +930,7 @@ def edges_touching(
 def edges_by_relation(connection: sqlite3.Connection, relations: Iterable[str]) -> list[tuple[int, int]]:
     rels = sorted(relations)
     return connection.execute(
-        f"SELECT caller, callee FROM edges WHERE relation IN ({','.join('?' * len(rels))})", rels
+        f"SELECT DISTINCT caller, callee FROM edges WHERE relation IN ({','.join('?' * len(rels))})", rels
     ).fetchall()
 
 
