@@ -29,7 +29,8 @@ are its fields; a capture whose name starts with ``_`` only serves a predicate.
 Several matches of one node (a call matched with and without its receiver) merge: the one with more
 fields wins. A call that is also an import (``require("x")``) is the import only. Scopes follow the
 definitions in byte order with a stack; a call's scope is its nearest enclosing function (type
-bodies are transparent, as in the deep languages), an assembly label runs to the next label.
+bodies are transparent, as in the deep languages, unless they run when the type is constructed),
+an assembly label runs to the next label.
 """
 
 from __future__ import annotations
@@ -113,6 +114,9 @@ class GenericLanguage:
     imports: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     family: str = ""  # languages of one family link names together (C and C++); default: the name
     flat: bool = False  # a definition runs to the next one (assembly labels)
+    # calls in a type's body (field initializers) belong to the type, whose construction runs them;
+    # False where a class body runs when its file loads (Ruby): they belong to the enclosing scope
+    type_bodies_run_on_construction: bool = False
     query_file: str = "queries.scm"
 
     @property
@@ -414,7 +418,11 @@ class _Extraction:
             self.starts.append(start)
             self.ends.append(-neg_end)
             self.parents.append(parent)
-            callable_ = kind in CALLABLE_KINDS
+            # a type's body runs when it is constructed (field initializers, a Kotlin supertype's
+            # constructor call) or, in a language whose class bodies run at load, with its container
+            callable_ = kind in CALLABLE_KINDS or (
+                self.language.type_bodies_run_on_construction and kind in TYPE_KINDS and not is_scope
+            )
             self.functions.append(qualname if callable_ else (self.functions[parent] if parent >= 0 else ""))
             containers.append((qualname, kind))
             stack.append(len(self.starts) - 1)

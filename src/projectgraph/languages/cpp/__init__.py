@@ -10,6 +10,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl", ".tpp"),
     grammar="cpp",
+    type_bodies_run_on_construction=True,
     separators=("::",),
     self_names=("this",),
     imports={"include": (("./{module}",), ("{module}",), ("**/{module}",))},

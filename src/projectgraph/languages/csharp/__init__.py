@@ -10,6 +10,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".cs",),
     grammar="csharp",
+    type_bodies_run_on_construction=True,
     separators=(".",),
     self_names=("this",),
     super_names=("base",),

@@ -13,6 +13,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".dart",),
     grammar="dart",
+    type_bodies_run_on_construction=True,
     separators=(".",),
     self_names=("this",),
     super_names=("super",),

@@ -11,6 +11,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".scala", ".sc"),
     grammar="scala",
+    type_bodies_run_on_construction=True,
     separators=(".",),
     self_names=("this",),
     super_names=("super",),

@@ -10,6 +10,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".swift",),
     grammar="swift",
+    type_bodies_run_on_construction=True,
     separators=(".",),
     self_names=("self", "Self"),
     super_names=("super",),
