@@ -19,7 +19,10 @@ from conftest import FIXTURES
 from projectgraph.store.sqlite import SCHEMA_VERSION
 
 CLI = Path(sys.executable).with_name("projectgraph")
-KEYWORD_ONLY = "projectgraph: semantic search unavailable: keyword only (install the semantic extra)\n"
+KEYWORD_ONLY = (
+    "projectgraph: semantic search unavailable: no embedding model is installed with projectgraph: "
+    "keyword only\n"
+)
 
 
 class Done:

@@ -443,7 +443,13 @@ def test_search_hybrid_without_the_extra_says_keyword_only(calls: QueryEngine) -
         pytest.skip("the semantic extra is installed")
     answer = calls.search("http request")
     assert answer["mode"] == "hybrid"
-    assert answer["semantic"].startswith("unavailable: keyword only")
+    assert (
+        answer["semantic"] == "unavailable: no embedding model is installed with projectgraph: keyword only"
+    )
     assert answer["results"] == calls.search("http request", mode="keyword")["results"]
     semantic = calls.search("http request", mode="semantic")
-    assert semantic["results"] == [] and semantic["semantic"].startswith("unavailable")
+    assert semantic["results"] == []
+    assert (
+        semantic["semantic"]
+        == "unavailable: no embedding model is installed with projectgraph; use --mode keyword"
+    )

@@ -1,7 +1,8 @@
 """Search: BM25 over the FTS5 index of names (split on case and underscores), qualified names,
-signatures and doc comments; semantic similarity when the optional ``semantic`` extra is
-installed; the two fused by reciprocal rank in ``hybrid`` mode. Without the extra, hybrid is
-keyword-only and the answer says so in ``semantic``.
+signatures and doc comments. Semantic similarity is not wired: the PyPI packages that ship an
+embedding model (all-MiniLM-L6-v2) need sentence-transformers, so torch and the CUDA toolkit (66
+packages, gigabytes). Until one ships without them, ``semantic`` mode answers nothing and says
+why, and ``hybrid`` (the default) is keyword-only and says so in ``semantic``.
 
 Matching: the query is split into words as names are (``parseHTTPRequest`` -> parse, http,
 request); a symbol matches when it has every word (the last one as a prefix), or, when no symbol
@@ -20,7 +21,6 @@ from typing import Any
 from projectgraph.store import sqlite as sql
 
 MODES = ("keyword", "semantic", "hybrid")
-RRF_K = 60
 
 
 _PART = re.compile(r"[A-Za-z0-9]+")
@@ -96,11 +96,11 @@ def keyword(connection: sqlite3.Connection, text: str, limit: int) -> list[dict[
 
 
 def semantic_available() -> bool:
-    try:
-        import sqlite_vec  # type: ignore[import-not-found]  # noqa: F401
-    except ImportError:
-        return False
-    return False  # no embedding model is wired yet; see the README
+    """Whether an embedding model can serve semantic search here (not yet: see the docstring)."""
+    return False
+
+
+UNAVAILABLE = "unavailable: no embedding model is installed with projectgraph"
 
 
 def search(
@@ -115,11 +115,11 @@ def search(
         return {
             "query": text,
             "mode": mode,
-            "semantic": "unavailable: install the semantic extra (pip install 'projectgraph[semantic]')",
+            "semantic": f"{UNAVAILABLE}; use --mode keyword",
             "results": [],
         }
     results = keyword(connection, text, limit)
-    note = "used" if available else "unavailable: keyword only (install the semantic extra)"
+    note = "used" if available else f"{UNAVAILABLE}: keyword only"
     return {
         "query": text,
         "mode": mode,
