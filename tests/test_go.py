@@ -31,6 +31,8 @@ from projectgraph.indexer import IndexOptions, run_index
 from projectgraph.languages import language
 from projectgraph.languages.base import parser
 from projectgraph.languages.go import constraints
+from projectgraph.languages.go.extract import skeleton
+from projectgraph.link import LinkOptions, build
 from projectgraph.pipeline import build_graph
 from projectgraph.reach import Query, Target, reach
 
@@ -374,3 +376,46 @@ def test_syntax_errors_are_counted_and_definitions_kept() -> None:
     assert index.syntax_errors and "syntax-error" in index.flags
     assert {d.name for d in index.definitions} >= {"A", "B"}
     assert any(c.callee == "C" for c in index.calls)
+
+
+# ---- generated files: the skeleton --------------------------------------------------------------
+
+
+def test_a_generated_file_over_the_limit_is_indexed_as_a_skeleton() -> None:
+    folder = FIXTURES / "generated_table"
+    result = run_index(folder, IndexOptions(workers=1, max_records=100))
+    status = {s.path: s for s in result.statuses}["tables/tables.go"]
+    assert status.status == "indexed"
+    assert {"generated", "skeleton"} <= set(status.flags) and "skeleton" in status.reason
+    index = {i.path: i for i in result.indexes}["tables/tables.go"]
+    assert {c.callee for c in index.calls} == {"buildLookup", "find"}  # the table's 300 entries are gone
+    source = (folder / "tables/tables.go").read_text(encoding="utf-8").splitlines()
+    for d in index.definitions:  # every line number is the file's own
+        assert d.name in source[d.line - 1], d
+    graph = build(result.indexes, LinkOptions(root=str(folder), files=result.statuses))
+    assert {
+        ("tables/tables.go//Code", "tables/tables.go//find"),
+        ("main.go//main", "tables/tables.go//Code"),
+    } <= (call_edges(graph))
+    assert all(f.status == "indexed" for f in graph.files)
+
+
+def test_a_file_over_the_limit_that_is_not_generated_stays_truncated(tmp_path: Path) -> None:
+    body = "\n".join(f"\tf{i}()" for i in range(50))
+    (tmp_path / "big.go").write_text(f"package big\n\nfunc F() {{\n{body}\n}}\n", encoding="utf-8")
+    result = run_index(tmp_path, IndexOptions(workers=1, max_records=10))
+    assert [s.status for s in result.statuses] == ["truncated"]
+
+
+def test_skeleton_blanks_data_only_values_and_keeps_lines() -> None:
+    source = (
+        b"package p\n\nvar data = []T{\n\t{1, 2},\n\t{3, 4},\n}\n\nvar made = []T{build(1)}\n\n"
+        b"var fn = &S{run: func() { go1() }}\n\nfunc F() { x := []T{{5}}; use(x) }\n"
+    )
+    blanked = skeleton(source)
+    assert blanked is not None and len(blanked) == len(source)
+    assert blanked.count(b"\n") == source.count(b"\n")
+    assert b"var data = []T{" in blanked and b"{1, 2}" not in blanked
+    assert b"build(1)" in blanked and b"go1()" in blanked and b"{{5}}" in blanked
+    assert not parser("go").parse(blanked).root_node.has_error
+    assert skeleton(b"package p\n\nfunc F() {}\n") is None

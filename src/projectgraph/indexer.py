@@ -10,6 +10,7 @@ records up to the limit). The result never depends on the worker count or the fi
 from __future__ import annotations
 
 import gc
+import importlib
 import multiprocessing
 import os
 import re
@@ -203,8 +204,40 @@ def _index_one(task: _Task) -> _Outcome:
         return path, "failed", f"index error: {type(error).__name__}: {error}", flags, None, {}
     index = replace(index, flags=tuple(sorted({*index.flags, *flags})))
     index, truncated = _limit(index, max_records)
+    if truncated and "generated" in index.flags:
+        skeleton = _skeleton_index(spec, data, path, file_hash, flags, max_records)
+        if skeleton is not None:
+            index, truncated = skeleton
     status = "truncated" if truncated else "indexed"
     return path, status, _reason(index, data, max_records), index.flags, index, artifacts
+
+
+def _skeleton_index(
+    spec: LanguageSpec, data: bytes, path: str, file_hash: str, flags: tuple[str, ...], max_records: int
+) -> tuple[FileIndex, bool] | None:
+    """A generated file over the record limit, indexed from its skeleton: the language module's
+    ``skeleton(source)`` blanks each top-level value that holds only data (a table of thousands of
+    entries) and keeps function bodies, so the file's calls stay in the graph. None when the language
+    has no skeleton or the file no data-only value; the result is cut to the limit again."""
+    make = getattr(importlib.import_module(spec.extractor.partition(":")[0]), "skeleton", None)
+    if make is None:
+        return None
+    try:
+        source = make(data)
+        if source is None:
+            return None
+        tree = parser(spec.grammar).parse(source)
+        index = spec.extract_function()(tree, source, path, file_hash)
+        del tree
+    except Exception:  # the truncated index stands
+        return None
+    return _limit(replace(index, flags=tuple(sorted({*index.flags, *flags, "skeleton"}))), max_records)
+
+
+def _needs_skeleton(index: FileIndex, max_records: int) -> bool:
+    """A stored whole index of a generated file that this run's limit cuts: index its skeleton."""
+    over = len(index.calls) > max_records or len(index.definitions) > max_records
+    return over and "generated" in index.flags
 
 
 def _index_one_encoded(task: _Task) -> _Outcome:
@@ -349,7 +382,7 @@ def _index_files(
         for path, language, data, key in pending:
             hit = cached.get(key)
             plugin_hits = _restore_plugins(store, key, language, options.plugins) if hit else None
-            if hit is not None and plugin_hits is not None:
+            if hit is not None and plugin_hits is not None and not _needs_skeleton(hit, options.max_records):
                 hit, truncated = _limit(hit, options.max_records)
                 indexes[path] = hit
                 status = "truncated" if truncated else "cached"
@@ -376,7 +409,8 @@ def _index_files(
             statuses[path] = FileStatus(path, language, status, key.hash, reason, flags)
             if index is not None:
                 indexes[path] = index
-                if status != "truncated":  # the store keeps whole indexes; each run cuts to its limit
+                # the store keeps whole indexes; each run cuts to its limit (or makes a skeleton)
+                if status != "truncated" and "skeleton" not in index.flags:
                     fresh.append((key, index, encoded))
                 for name, artifact in produced.items():
                     artifacts[name][path] = artifact
@@ -427,6 +461,11 @@ def _reason(index: FileIndex, data: bytes, max_records: int) -> str:
         reasons.append(f"invalid UTF-8 at byte {_invalid_utf8_at(data)} (read with replacement)")
     if index.syntax_errors:
         reasons.append(f"{index.syntax_errors} syntax error(s), indexed what the parser recovered")
+    if "skeleton" in index.flags:
+        reasons.append(
+            f"generated file over the limit of {max_records} records: indexed as a skeleton "
+            "(data-only top-level values blanked, function bodies kept)"
+        )
     if "truncated" in index.flags:
         reasons.append(f"more than {max_records} records: index cut at the limit")
     return "; ".join(reasons)
