@@ -323,3 +323,35 @@ def test_language_spec_is_deep() -> None:
     spec = all_languages()["rust"]
     assert spec.tier == "deep" and spec.extensions == (".rs",)
     assert {"cha", "member", "direct"} <= set(spec.edge_kinds)
+
+
+ITEM_MACROS = """\
+cfg_rt! {
+    mod worker;
+    pub use worker::spawn;
+    pub fn run() {
+        helper();
+    }
+}
+impl Pool {
+    cfg_metrics! { pub fn count(&self) -> usize { self.len() } }
+}
+fn start() {
+    traced! { #[cfg(feature = "trace")] emit(level(1)) }
+}
+"""
+
+
+def test_extract_items_inside_item_macros() -> None:
+    """An item-position macro's braces are read as items (tokio's cfg_* macros); an attribute's
+    tokens inside a macro are no calls."""
+    index = index_source("rust", ITEM_MACROS, "src/lib.rs")
+    assert ("", "worker", "mod") in {(i.module, i.name, i.kind) for i in index.imports}
+    assert ("worker", "spawn", "use") in {(i.module, i.name, i.kind) for i in index.imports}
+    definitions = {d.qualname: d for d in index.definitions}
+    assert (definitions["run"].line, definitions["run"].end_line) == (4, 6)
+    assert (definitions["Pool.count"].kind, definitions["Pool.count"].bases) == ("method", ("Pool",))
+    calls = {(c.scope, c.callee, c.line) for c in index.calls}
+    assert {("", "cfg_rt!", 1), ("run", "helper", 5), ("Pool.count", "self.len", 9)} <= calls
+    assert {("start", "emit", 12), ("start", "level", 12)} <= calls
+    assert not [c for c in index.calls if c.name in ("cfg", "feature")]

@@ -60,7 +60,7 @@ from projectgraph.fileindex import (
     Param,
     Reference,
 )
-from projectgraph.languages.base import grammar_language, short_text
+from projectgraph.languages.base import grammar_language, parser, short_text
 
 _KINDS = (
     "def.function",
@@ -183,15 +183,17 @@ _Captures = dict[str, list[Node]]
 
 
 class _Extractor:
-    def __init__(self, source: bytes) -> None:
+    def __init__(self, source: bytes, root: _Scope | None = None, depth: int = 0) -> None:
         self.source = source
+        self.depth = depth  # how many item macros hold this source
         self.imports: list[Import] = []
         self.exports: list[Export] = []
         self.definitions: list[Definition] = []
         self.calls: list[Call] = []
         self.references: list[Reference] = []
         self.assignments: list[Assignment] = []
-        root = _Scope(-1, 1 << 62, 0, "", "module", {}, None, "")
+        if root is None:
+            root = _Scope(-1, 1 << 62, 0, "", "module", {}, None, "")
         self.scopes: list[_Scope] = [root]
         self.starts: list[int] = [-1]
 
@@ -215,6 +217,23 @@ class _Extractor:
 
     # main loop -------------------------------------------------------------------------------
     def run(self, root: Node, path: str, file_hash: str) -> FileIndex:
+        errors = self.collect(root)
+        return FileIndex(
+            path=path,
+            language="rust",
+            hash=file_hash,
+            imports=tuple(sorted(set(self.imports), key=_import_order)),
+            exports=tuple(sorted(set(self.exports), key=_import_order)),
+            definitions=tuple(sorted(self.definitions)),
+            calls=tuple(sorted(set(self.calls))),
+            references=tuple(sorted(set(self.references))),
+            assignments=tuple(sorted(set(self.assignments))),
+            syntax_errors=errors,
+            flags=("syntax-error",) if errors else (),
+        )
+
+    def collect(self, root: Node) -> int:
+        """Fill the record lists from the tree; the number of syntax errors."""
         query, kinds = _query()
         groups: dict[str, list[_Captures]] = {kind: [] for kind in _KINDS}
         add = [groups[kind].append for kind in kinds]
@@ -227,7 +246,9 @@ class _Extractor:
             self._call(node, captures["function"][0], args[0] if args else None, self.entry(node.start_byte))
         for captures in groups["macro"]:
             node = captures["macro"][0]
-            self._macro(node, self.entry(node.start_byte))
+            scope = self.entry(node.start_byte)
+            if not self._item_macro(node, scope):
+                self._macro(node, scope)
         for captures in groups["use"]:
             node = captures["use"][0]
             self._use(node, self.entry(node.start_byte))
@@ -258,20 +279,52 @@ class _Extractor:
             written = self._type(node, scope)
             if written:
                 self._reference(node, scope, written)
-        errors = len(groups["error"])
-        return FileIndex(
-            path=path,
-            language="rust",
-            hash=file_hash,
-            imports=tuple(sorted(set(self.imports), key=_import_order)),
-            exports=tuple(sorted(set(self.exports), key=_import_order)),
-            definitions=tuple(sorted(self.definitions)),
-            calls=tuple(sorted(set(self.calls))),
-            references=tuple(sorted(set(self.references))),
-            assignments=tuple(sorted(set(self.assignments))),
-            syntax_errors=errors,
-            flags=("syntax-error",) if errors else (),
-        )
+        return len(groups["error"])
+
+    def _item_macro(self, node: Node, scope: _Scope) -> bool:
+        """An item-position macro whose braces hold items (``cfg_rt! { mod x; pub use x::y; }``):
+        its body is read as the items of the module, impl or trait around it."""
+        parent = node.parent
+        if parent is None or parent.type not in ("source_file", "declaration_list") or self.depth >= 8:
+            return False
+        body = next((c for c in node.named_children if c.type == "token_tree"), None)
+        if body is None or self.source[body.start_byte : body.start_byte + 1] != b"{":
+            return False
+        inner = self.source[body.start_byte + 1 : body.end_byte - 1]
+        tree = parser("rust").parse(inner)
+        if tree.root_node.has_error:
+            return False
+        root = _Scope(-1, 1 << 62, 0, scope.qualname, scope.kind, dict(scope.generics), scope.self_type,
+                      scope.module)  # fmt: skip
+        root.impl_bases, root.trait_impl, root.exported = scope.impl_bases, scope.trait_impl, scope.exported
+        nested = _Extractor(inner, root, self.depth + 1)
+        nested.collect(tree.root_node)
+        row, column = body.start_point
+        column += 1
+        macro = self._path(node.child_by_field_name("macro"), {})
+        line = node.start_point[0] + 1
+        self.calls.append(
+            Call(line, node.start_point[1], scope.qualname, f"{macro}!", macro.rsplit("::", 1)[-1], None, 1,
+                 self._call_text(node.start_byte, body.start_byte + 1) + "…")
+        )  # fmt: skip
+        self.imports += [i._replace(line=i.line + row) for i in nested.imports]
+        self.exports += [e._replace(line=e.line + row) for e in nested.exports]
+        self.assignments += [a._replace(line=a.line + row) for a in nested.assignments]
+        self.definitions += [
+            d._replace(
+                line=d.line + row, end_line=d.end_line + row, column=d.column + (column if d.line == 1 else 0)
+            )
+            for d in nested.definitions
+        ]
+        self.calls += [
+            c._replace(line=c.line + row, column=c.column + (column if c.line == 1 else 0))
+            for c in nested.calls
+        ]
+        self.references += [
+            r._replace(line=r.line + row, column=r.column + (column if r.line == 1 else 0))
+            for r in nested.references
+        ]
+        return True
 
     # items -----------------------------------------------------------------------------------
     def _items(self, groups: dict[str, list[_Captures]]) -> None:
@@ -870,6 +923,8 @@ class _Extractor:
         body = self.source[tree.start_byte : tree.end_byte]
         if b'"' in body or b"'" in body or b"/" in body:
             body = _LITERALS.sub(lambda m: b" " * len(m.group()), body)
+        if b"#" in body:
+            body = _blank_attributes(body)
         newlines = [m.start() for m in _NEWLINE.finditer(body)]
         base_line, base_column = tree.start_point
 
@@ -1079,6 +1134,30 @@ _TOKEN_CALL = re.compile(
 )
 _TOKEN_ARGUMENT = re.compile(rb"[(\[,]\s*([a-z_][a-z0-9_]*)\s*(?=[,)\]])")
 _CHAIN_BEFORE = re.compile(rb"(?:self|[A-Za-z_][A-Za-z0-9_]*)(?:\.(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+))*")
+
+
+def _blank_attributes(body: bytes) -> bytes:
+    """``#[..]`` and ``#![..]`` blanked (same length): an attribute's tokens are no calls."""
+    out = bytearray(body)
+    start = body.find(b"#")
+    while start >= 0:
+        open_at = start + 1 + (body[start + 1 : start + 2] == b"!")
+        if body[open_at : open_at + 1] == b"[":
+            depth = 0
+            end = open_at
+            while end < len(body):
+                if body[end] == 91:
+                    depth += 1
+                elif body[end] == 93:
+                    depth -= 1
+                    if depth == 0:
+                        break
+                end += 1
+            out[start : end + 1] = b" " * (end + 1 - start)
+            start = body.find(b"#", end + 1)
+        else:
+            start = body.find(b"#", start + 1)
+    return bytes(out)
 
 
 def _previous(body: bytes, offset: int) -> bytes:
