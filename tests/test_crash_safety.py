@@ -107,7 +107,7 @@ def test_kill_9_at_any_moment_of_an_index_run(tmp_path: Path) -> None:
     expected = stored_graph(clean).replace(str(clean), str(root))
 
     outcomes = []
-    for fraction in (0.2, 0.6, 0.9):
+    for fraction in (0.1, 0.5, 0.9):
         with indexing(root) as writer:
             time.sleep(length * fraction)
             os.kill(writer.pid, signal.SIGKILL)  # the main process only, as the OOM killer would
