@@ -256,7 +256,8 @@ def test_cli_sync_text_and_json(tmp_path: Path) -> None:
 
 def test_cli_status_shows_pending_files_and_staleness(tmp_path: Path) -> None:
     root = app(tmp_path / "p")
-    assert run("sync", str(root)).returncode == 0
+    first = run("sync", str(root))
+    assert first.returncode == 0, first.stdout + first.stderr
     current = json.loads(run("status", "--json", "--project", str(root)).stdout)
     assert current["stale"] is False and current["pending"]["files"] == 0
     assert current["staleness_seconds"] == 0 and current["last_sync"] and current["watcher"] is None

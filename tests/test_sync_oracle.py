@@ -11,7 +11,8 @@ their fresh mtime, the "racy" case. Several edits may go into one sync.
 The run is derandomized (the same examples on every run, so CI is reproducible); hypothesis prints
 the failing sequence of edits. ``PROJECTGRAPH_ORACLE_EXAMPLES=N`` runs N examples per project kind
 (default 12), ``PROJECTGRAPH_ORACLE_STEPS=N`` up to N edits per example (default 6), and
-``PROJECTGRAPH_ORACLE_SEED=S`` draws other examples (seeded, still reproducible).
+``PROJECTGRAPH_ORACLE_SEED=S`` draws other examples (seeded, still reproducible);
+``PROJECTGRAPH_ORACLE_LOG=FILE`` appends one line per example (its edits and syncs).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
 EXAMPLE_COUNT = int(os.environ.get("PROJECTGRAPH_ORACLE_EXAMPLES", "12"))
 STEP_COUNT = int(os.environ.get("PROJECTGRAPH_ORACLE_STEPS", "6"))
 SEED = os.environ.get("PROJECTGRAPH_ORACLE_SEED")
+LOG = os.environ.get("PROJECTGRAPH_ORACLE_LOG")  # a file: one line per example (edits, syncs)
 ONE_WORKER = IndexOptions(workers=1)  # a handful of files: a process pool would cost more than it saves
 
 PYTHON_SOURCES = {
@@ -382,6 +384,10 @@ def run_oracle(source: Path, language: str, steps: list[tuple[str, int, int, boo
                     assert_equivalent(project, root, history)
             project.sync(ONE_WORKER)
             assert_equivalent(project, root, history)
+    if LOG:
+        with open(LOG, "a", encoding="utf-8") as log:
+            syncs = 2 + sum(1 for step in steps if step[4])
+            log.write(f"{source.name} edits={len(steps)} syncs={syncs} ops={','.join(s[0] for s in steps)}\n")
 
 
 STEP = st.tuples(

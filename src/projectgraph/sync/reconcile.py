@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import time
+import weakref
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,9 @@ RACY_NS = 2_000_000_000
 coarse file system clock (2 s on FAT, 1 s on some network file systems) could hide a change."""
 
 _GRAMMARS: dict[str, str] = {}
+_MEMO: weakref.WeakKeyDictionary[Any, dict[Key, FileIndex]] = weakref.WeakKeyDictionary()
+"""The indexes of each store's last sync in this process, by key: a process that syncs again (a
+watcher, a server) takes an unchanged file's index from here, not from the store."""
 
 
 @dataclass(frozen=True)
@@ -171,7 +175,10 @@ def reconcile(
             rest.append(source)
     statuses: dict[str, FileStatus] = {}
     indexes: dict[str, FileIndex] = {}
-    hits = store.get_many(key for _, key, _ in by_stamp) if by_stamp and not options.plugins else {}
+    memo = _MEMO.setdefault(store, {})
+    hits = {key: memo[key] for _, key, _ in by_stamp if key in memo}
+    if by_stamp and not options.plugins and len(hits) < len(by_stamp):
+        hits |= store.get_many(key for _, key, _ in by_stamp if key not in hits)
     for source, key, reason in by_stamp:
         hit = hits.get(key)
         if hit is not None:
@@ -191,6 +198,12 @@ def reconcile(
         raise KeyboardInterrupt  # a sync writes nothing half done: the stored graph stays as it was
     statuses.update((s.path, s) for s in part.statuses)
     indexes.update((i.path, i) for i in part.indexes)
+    keys = {
+        s.path: Key(s.hash, s.path, fileindex.VERSION, grammars[s.language], s.language)
+        for s in statuses.values()
+        if s.hash and s.status in ("indexed", "cached")
+    }
+    _MEMO[store] = {keys[path]: index for path, index in indexes.items() if path in keys}
     indexed = IndexResult(
         root=str(base),
         indexes=tuple(indexes[p] for p in sorted(indexes)),

@@ -1,0 +1,205 @@
+"""Sync benchmark: a one-file edit on a Django-sized project, then ``sync``; and the watcher's latency
+from a save to the updated stored graph. The median of several runs (never a timed test).
+
+    python bench/sync_bench.py [--runs 7] [--corpus PATH] [--file django/utils/text.py]
+                               [--languages python] [--skip-watch] [--skip-cli] [--json OUT]
+
+The corpus is ``--corpus``, else ``/tmp/corpus/Django-5.1`` when it is there, else the Django 5.1
+sdist that ``bench/index_bench.py`` downloads into ``bench/.corpus/``. The benchmark works on a copy
+outside this repository, indexes it once (``Project.refresh``), then measures:
+
+- **sync in process** (what a watcher or a long-lived server pays): append a function to one file,
+  ``Project.sync()``; the time of each phase (discover, index, link, write) from ``SyncResult``;
+- **no-op sync in process**: nothing changed since the last sync;
+- **CLI sync** (``--skip-cli`` leaves it out): ``projectgraph sync`` as a whole process after the same
+  edit, interpreter start and imports included;
+- **watcher latency** (``--skip-watch`` leaves it out): ``projectgraph watch`` running; append a
+  function, then poll the store (a reader's connection) until the new node is there.
+
+Every edit is checked: the new node must be in the stored graph after the sync.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+CLI = Path(sys.executable).with_name("projectgraph")
+PHASES = ("discover", "index", "link", "write", "total")
+
+
+def corpus(explicit: str | None) -> Path:
+    if explicit:
+        return Path(explicit)
+    local = Path("/tmp/corpus/Django-5.1")
+    if local.is_dir():
+        return local
+    sys.path.insert(0, str(HERE))
+    from index_bench import fetch_corpus  # type: ignore[import-not-found]
+
+    found: Path = fetch_corpus()
+    return found
+
+
+class Editor:
+    """Appends a new function to one file per call, with a fresh name each time."""
+
+    def __init__(self, root: Path, rel: str) -> None:
+        self.root = root
+        self.rel = rel
+        self.count = 0
+
+    def edit(self) -> str:
+        self.count += 1
+        name = f"bench_sync_{os.getpid()}_{self.count}"
+        path = self.root / self.rel
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(f"\n\ndef {name}(value):\n    return value\n")
+        return f"{self.rel}//{name}"
+
+
+def has_key(database: Path, key: str) -> bool:
+    connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        return connection.execute("SELECT 1 FROM nodes WHERE key = ?", (key,)).fetchone() is not None
+    finally:
+        connection.close()
+
+
+def median(values: list[float]) -> float:
+    return round(statistics.median(values), 4) if values else float("nan")
+
+
+def bench_in_process(root: Path, editor: Editor, runs: int) -> dict[str, Any]:
+    from projectgraph.project import Project
+
+    phases: dict[str, list[float]] = {phase: [] for phase in PHASES}
+    noop: list[float] = []
+    details: list[dict[str, Any]] = []
+    with Project(root) as project:
+        project.sync()  # warm: the modules imported, the store open, the stamps current
+        for _ in range(runs):
+            key = editor.edit()
+            result = project.sync()
+            assert has_key(project.store.path, key), f"{key} missing after sync"
+            for phase in PHASES:
+                phases[phase].append(result.seconds.get(phase, 0.0))
+            details.append({"read": result.read, "parsed": result.parsed, "written": result.written})
+            started = time.perf_counter()
+            again = project.sync()
+            noop.append(time.perf_counter() - started)
+            assert not again.relinked
+    return {
+        "sync": {phase: median(values) for phase, values in phases.items()},
+        "sync_runs": {phase: [round(v, 4) for v in values] for phase, values in phases.items()},
+        "noop_sync": median(noop),
+        "last": details[-1] if details else {},
+    }
+
+
+def bench_cli(root: Path, editor: Editor, runs: int) -> dict[str, Any]:
+    times: list[float] = []
+    for _ in range(runs):
+        key = editor.edit()
+        started = time.perf_counter()
+        done = subprocess.run([str(CLI), "sync", str(root)], capture_output=True, text=True, check=False)
+        times.append(time.perf_counter() - started)
+        assert done.returncode in (0, 4), done.stderr
+        assert has_key(root / ".projectgraph" / "graph.db", key)
+    return {"cli_sync": median(times), "cli_sync_runs": [round(t, 4) for t in times]}
+
+
+def bench_watch(root: Path, editor: Editor, runs: int, timeout: float = 300.0) -> dict[str, Any]:
+    database = root / ".projectgraph" / "graph.db"
+    latencies: list[float] = []
+    with subprocess.Popen(
+        [str(CLI), "watch", str(root), "--json", "--debounce", "50"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    ) as watcher:
+        try:
+            assert watcher.stdout is not None
+            watcher.stdout.readline()  # the start-up sync is done
+            for _ in range(runs):
+                key = editor.edit()
+                started = time.perf_counter()
+                while not has_key(database, key):
+                    if time.perf_counter() - started > timeout:
+                        raise TimeoutError(f"the watcher did not store {key} in {timeout} s")
+                    time.sleep(0.005)
+                latencies.append(time.perf_counter() - started)
+                watcher.stdout.readline()  # this edit's sync line: the watcher is idle again
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(watcher.pid, signal.SIGKILL)
+    return {"watch_latency": median(latencies), "watch_latency_runs": [round(t, 4) for t in latencies]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--corpus")
+    parser.add_argument("--file", default="django/utils/text.py", help="The file each run edits.")
+    parser.add_argument(
+        "--languages", help="Comma-separated languages (written to the copy's projectgraph.toml)."
+    )
+    parser.add_argument("--skip-watch", action="store_true")
+    parser.add_argument("--skip-cli", action="store_true")
+    parser.add_argument("--json", dest="json_out")
+    args = parser.parse_args()
+
+    from projectgraph.project import Project
+
+    source = corpus(args.corpus)
+    with tempfile.TemporaryDirectory(prefix="sync-bench-") as folder:
+        root = Path(folder) / source.name
+        shutil.copytree(source, root, ignore=shutil.ignore_patterns(".projectgraph"))
+        if args.languages:
+            names = ", ".join(f'"{n.strip()}"' for n in args.languages.split(",") if n.strip())
+            (root / "projectgraph.toml").write_text(f"languages = [{names}]\n", encoding="utf-8")
+        started = time.perf_counter()
+        with Project(root) as project:
+            refreshed = project.refresh()
+        report: dict[str, Any] = {
+            "corpus": str(source),
+            "files": len(refreshed.index.statuses),
+            "nodes": refreshed.graph.stats["nodes"],
+            "edges": refreshed.graph.stats["edges"],
+            "first_index": round(time.perf_counter() - started, 2),
+            "runs": args.runs,
+            "edited": args.file,
+            "languages": args.languages or "all",
+        }
+        print(f"indexed {report['files']} files in {report['first_index']} s", file=sys.stderr)
+        editor = Editor(root, args.file)
+        report |= bench_in_process(root, editor, args.runs)
+        print(f"sync in process: {report['sync']}, no-op {report['noop_sync']} s", file=sys.stderr)
+        if not args.skip_cli:
+            report |= bench_cli(root, editor, max(3, args.runs // 2))
+            print(f"CLI sync: {report['cli_sync']} s", file=sys.stderr)
+        if not args.skip_watch:
+            report |= bench_watch(root, editor, args.runs)
+            print(f"watcher latency: {report['watch_latency']} s", file=sys.stderr)
+    text = json.dumps(report, indent=2)
+    if args.json_out:
+        Path(args.json_out).write_text(text + "\n", encoding="utf-8")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
