@@ -209,6 +209,7 @@ class GoLinker:
             )
             own.files.append(gofile)
             self._read_file(gofile, own)
+        self.overlays = {f.path: self._overlay(f) for f in self.files.values() if f.excluded}
         self.importable = self._importable_packages()
         self._resolved_imports: dict[tuple[str, str], _Package | None] = {}
         self._memo: dict[tuple[str, str, str, int], _Value] = {}
@@ -260,7 +261,23 @@ class GoLinker:
             chosen[folder] = self.packages[(folder, best)]
         return chosen
 
+    def _overlay(self, gofile: _File) -> _Package:
+        """What a file that no default build reads sees: its own names, then its folder's package."""
+        real = self.packages[(gofile.folder, gofile.package)]
+        overlay = _Package(gofile.folder, f"{gofile.package}#{gofile.path}", [gofile])
+        overlay.scope = {name: list(infos) for name, infos in real.scope.items()}
+        overlay.methods = {slot: list(infos) for slot, infos in real.methods.items()}
+        for qualname, info in gofile.defs.items():
+            if info.definition.kind == "method":
+                owner = qualname.rpartition(".")[0]
+                overlay.methods[(owner, info.definition.name)] = [info]
+            else:
+                overlay.scope[qualname] = [info]
+        return overlay
+
     def _package_of(self, gofile: _File) -> _Package:
+        if gofile.excluded:
+            return self.overlays[gofile.path]
         return self.packages[(gofile.folder, gofile.package)]
 
     # ---- import paths ------------------------------------------------------------------------
@@ -424,7 +441,10 @@ class GoLinker:
             self.builder.edge(caller, key, "calls", "direct", site)
             return
         if receiver.kind in ("value", "type") and receiver.type is not None:
-            self._method_call(gofile, caller, site, call, receiver.type)
+            typ = receiver.type
+            if not self._has_member(typ, name) and _NAME.fullmatch(call.receiver or ""):
+                typ = self._shadowed(gofile, call, typ)
+            self._method_call(gofile, caller, site, call, typ)
             return
         reason = "limit" if receiver.why == "limit" else "unknown-receiver"
         self._unresolved(caller, site, reason, name, call.text)
@@ -439,6 +459,29 @@ class GoLinker:
                 if info.path.endswith("_test.go") and not gofile.path.endswith("_test.go"):
                     continue
                 self.builder.edge(caller, info.key, "calls", "name", site)
+
+    def _has_member(self, typ: _Type, name: str) -> bool:
+        if typ.kind == "ext":
+            return True
+        interface = self._interface_methods(typ)
+        if interface is not None:
+            return name in interface
+        return bool(self._lookup_method(typ, name)) or self._field_type(typ, name) is not None
+
+    def _shadowed(self, gofile: _File, call: Call, typ: _Type) -> _Type:
+        """The receiver's type when its last binding has no such method: a binding of an inner block
+        (``if s := ...``) or of a function literal's parameter shadowed it there, and Go compiled the
+        call, so an earlier binding or the parameter holds the receiver."""
+        name, scope = call.receiver or "", call.scope
+        bound = [a for a in gofile.bindings.get((scope, name), ()) if a.line <= call.line]
+        values = [self._assigned(gofile, a) for a in reversed(bound)]
+        param = self._param(gofile, scope, name)
+        if param is not None:
+            values.append(param)
+        for value in values:
+            if value.kind == "value" and value.type is not None and self._has_member(value.type, call.name):
+                return value.type
+        return typ
 
     def _method_call(self, gofile: _File, caller: str, site: Site, call: Call, typ: _Type) -> None:
         name = call.name
@@ -655,8 +698,7 @@ class GoLinker:
             param = self._param(gofile, scope, name)
             if param is not None:
                 return param
-        own = gofile.defs.get(name) if gofile.excluded else None
-        found = [own] if own is not None else self._package_of(gofile).scope.get(name)
+        found = self._package_of(gofile).scope.get(name)
         if found:
             return self._definitions_value(found)
         if name in gofile.imports:
@@ -834,6 +876,8 @@ class GoLinker:
 
     def _package_by_ident(self, ident: str) -> _Package | None:
         folder, _, name = ident.rpartition(":")
+        if "#" in name:
+            return self.overlays.get(name.partition("#")[2])
         return self.packages.get((folder, name))
 
     # ---- types -------------------------------------------------------------------------------
@@ -873,9 +917,7 @@ class GoLinker:
             return _Type("fp", package.ident, tail) if tail in package.scope else None
         if not _NAME.fullmatch(written):
             return None
-        own = gofile.defs.get(written) if gofile.excluded else None
-        infos = [own] if own is not None else self._package_of(gofile).scope.get(written, [])
-        for info in infos:
+        for info in self._package_of(gofile).scope.get(written, []):
             if _is_type_def(info):
                 return self._type_of_def(info)
         for path in gofile.dot_imports:
