@@ -300,3 +300,16 @@ def test_cli_sync_killed_in_its_write_keeps_the_previous_graph(tmp_path: Path) -
     assert run("sync", str(root)).returncode == 0
     with Project(root) as project:
         assert stored(project) == build_graph(root).graph.dumps()
+
+
+def test_options_of_the_run_hold_for_files_served_by_their_stamp(tmp_path: Path) -> None:
+    """A size limit lowered since the last sync fails a file its stamp would have served."""
+    root = app(tmp_path / "p")
+    small = IndexOptions(workers=1, max_file_bytes=60)
+    with Project(root) as project:
+        project.sync(ONE)
+        result = project.sync(small)
+        assert "app/main.py" in result.changed
+        assert stored(project) == build_graph(root, small).graph.dumps()
+        assert project.sync(ONE).changed == ("app/main.py",)
+        assert stored(project) == full(root)

@@ -21,6 +21,7 @@ leaves the previous graph, and the next sync repairs.
 from __future__ import annotations
 
 import os
+import stat
 import time
 import weakref
 from dataclasses import dataclass, field, replace
@@ -151,7 +152,9 @@ def reconcile(
     stamps: dict[str, tuple[int, int]] = {}
     by_stamp: list[tuple[SourceFile, Key, str]] = []
     rest: list[SourceFile] = []
-    trust_before = None if (full or stamped_at is None) else stamped_at - RACY_NS
+    # a plugin's artifacts come from the indexer only: with plugins, every file goes through it
+    trust = not (full or stamped_at is None or options.plugins)
+    trust_before = stamped_at - RACY_NS if trust and stamped_at is not None else None
     for source in found.files:
         try:
             st = os.stat(base / source.path)
@@ -168,6 +171,8 @@ def reconcile(
             and row.hash
             and (row.size, row.mtime_ns) == (st.st_size, st.st_mtime_ns)
             and st.st_mtime_ns < trust_before
+            and stat.S_ISREG(st.st_mode)
+            and st.st_size <= options.max_file_bytes  # the limit may have changed since
         ):
             key = Key(row.hash, source.path, fileindex.VERSION, grammars[source.language], source.language)
             by_stamp.append((source, key, row.reason))
@@ -177,7 +182,7 @@ def reconcile(
     indexes: dict[str, FileIndex] = {}
     memo = _MEMO.setdefault(store, {})
     hits = {key: memo[key] for _, key, _ in by_stamp if key in memo}
-    if by_stamp and not options.plugins and len(hits) < len(by_stamp):
+    if len(hits) < len(by_stamp):
         hits |= store.get_many(key for _, key, _ in by_stamp if key not in hits)
     for source, key, reason in by_stamp:
         hit = hits.get(key)

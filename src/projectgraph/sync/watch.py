@@ -46,6 +46,10 @@ from projectgraph.sync.reconcile import SyncResult, reconcile
 BURST = 500
 """A batch of more paths than this runs one full reconcile instead of a sync."""
 
+BUSY_RETRIES = 40
+BUSY_WAIT = 0.5  # seconds between two tries while another process holds the writer lock
+"""Past BUSY_RETRIES tries the watcher reports itself behind; the next event or check tries again."""
+
 STATE_FILE = "watch.json"
 LOCK_FILE = "watch.lock"
 
@@ -254,13 +258,18 @@ class Watcher:
         self._set_state(state="recovering" if full else "syncing")
         result: SyncResult | None = None
         error = ""
-        try:
-            with WriterLock(self.folder):
-                result = reconcile(self.root, store, self.options, full=full)
-        except WriterBusyError as busy:
-            error = str(busy)
-        except (ValueError, OSError) as failure:  # a configuration error, an unreadable tree
-            error = f"{type(failure).__name__}: {failure}"
+        for _attempt in range(BUSY_RETRIES):
+            try:
+                with WriterLock(self.folder):
+                    result = reconcile(self.root, store, self.options, full=full)
+            except WriterBusyError as busy:  # another writer (an index, a sync): wait for it a while
+                error = str(busy)
+                if self.stop_event.wait(BUSY_WAIT):
+                    break
+                continue
+            except (ValueError, OSError) as failure:  # a configuration error, an unreadable tree
+                error = f"{type(failure).__name__}: {failure}"
+            break
         if result is not None:
             self._set_state(
                 state="idle",
