@@ -662,8 +662,9 @@ class GoLinker:
                 return _Value("value", type=typ) if typ is not None else _UNKNOWN
             return _UNKNOWN
         if suffix == "[]":
-            if value.kind == "value" and value.type is not None and value.type.elem is not None:
-                return _Value("value", type=value.type.elem)
+            container = self._container(value.type) if value.kind == "value" and value.type else None
+            if container is not None and container.elem is not None:
+                return _Value("value", type=container.elem)
             return _UNKNOWN
         return _UNKNOWN
 
@@ -745,7 +746,7 @@ class GoLinker:
         bound = gofile.bindings.get((scope, name))
         if not bound:
             return None
-        before = [a for a in bound if a.line <= line] or bound[:1]
+        before = [a for a in bound if a.line <= line]  # Go declares a name before its use
         typed: _Value | None = None
         for assignment in reversed(before):
             value = self._assigned(gofile, assignment)
@@ -810,14 +811,15 @@ class GoLinker:
         if kind == "name":
             return self._resolve(gofile, scope, text, line)
         if kind == "elem":
-            container = self._resolve(gofile, scope, text, line)
-            if container.kind == "value" and container.type is not None and container.type.elem is not None:
-                return _Value("value", type=container.type.elem)
+            held = self._resolve(gofile, scope, text, line)
+            container = self._container(held.type) if held.kind == "value" and held.type else None
+            if container is not None and container.elem is not None:
+                return _Value("value", type=container.elem)
             return _UNKNOWN
         if kind == "range":
             over, _, position = text.partition("#")
-            container = self._resolve(gofile, scope, over, line)
-            typ = container.type if container.kind == "value" else None
+            held = self._resolve(gofile, scope, over, line)
+            typ = self._container(held.type) if held.kind == "value" and held.type else None
             if typ is None or typ.elem is None:
                 return _UNKNOWN
             if (typ.kind == "chan" and position == "0") or (typ.kind in ("slice", "map") and position == "1"):
@@ -1030,10 +1032,7 @@ class GoLinker:
                 method = gofile.defs.get(f"{d.name}.{name}")
                 if method is not None:
                     found.append(method)
-            for base in d.bases:
-                embedded = self._type(gofile, base)
-                if embedded is None:
-                    continue
+            for embedded in self._embedded(info):
                 inner = self._lookup_method(embedded, name, depth + 1)
                 found.extend(inner)
                 unknown = embedded.kind == "ext" and embedded.ext_key not in KNOWN_INTERFACES
@@ -1043,6 +1042,33 @@ class GoLinker:
         for target in found or guessed:
             unique.setdefault(target.key if isinstance(target, DefInfo) else target, target)
         return list(unique.values())
+
+    def _embedded(self, info: DefInfo, depth: int = 0) -> list[_Type]:
+        """The embedded types of a type definition; a defined type over a struct (``type T U``) has
+        the embedded fields of ``U``, whose methods it gets, though not ``U``'s own."""
+        gofile = self.files[info.path]
+        d = info.definition
+        found = [t for t in (self._type(gofile, base) for base in d.bases) if t is not None]
+        if d.kind == "type" and d.returns and depth < 8:
+            underlying = self._type(gofile, d.returns[0])
+            if underlying is not None and underlying.kind == "fp":
+                for inner in self._type_defs(self._underlying(underlying)):
+                    if inner.definition.kind in ("struct", "type"):
+                        found.extend(self._embedded(inner, depth + 1))
+        return found
+
+    def _container(self, typ: _Type, depth: int = 0) -> _Type | None:
+        """The slice, map or chan type of a value: itself, or what a defined type is made of."""
+        if typ.kind in ("slice", "map", "chan"):
+            return typ
+        if typ.kind != "fp" or depth > 8:
+            return None
+        for info in self._type_defs(self._underlying(typ)):
+            if info.definition.kind == "type" and info.definition.returns:
+                underlying = self._type(self.files[info.path], info.definition.returns[0])
+                if underlying is not None:
+                    return self._container(underlying, depth + 1)
+        return None
 
     def _field_type(self, typ: _Type, name: str, depth: int = 0) -> _Type | None:
         typ = self._underlying(typ)
@@ -1101,11 +1127,7 @@ class GoLinker:
             return set()
         names = set(self._own_methods.get((typ.package, typ.name), ()))
         for info in self._type_defs(typ):
-            gofile = self.files[info.path]
-            for base in info.definition.bases:
-                embedded = self._type(gofile, base)
-                if embedded is None:
-                    continue
+            for embedded in self._embedded(info):
                 if embedded.kind == "fp":
                     inner = self._interface_methods(embedded)
                     names |= set(inner) if inner is not None else self._method_names(embedded, depth + 1)
