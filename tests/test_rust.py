@@ -210,6 +210,26 @@ def test_modules_resolve_through_reexports() -> None:
     assert ("src/pricing.rs", "src/pricing/rules.rs") in imports
 
 
+def test_public_items_have_their_shortest_public_path() -> None:
+    """The key another crate writes: an item of a private module that the root gives on with
+    ``pub use`` gets the shortest path (``shop//Product``, not ``shop//catalog//item//Item``)."""
+    graph = case_graph("modules_uses")
+    external = {n.key: n.external for n in graph.nodes if n.external and n.kind != "external"}
+    assert external == {
+        "src/catalog/item.rs//Item": "shop//Product",
+        "src/catalog/item.rs//Item//new": "shop//Product//new",
+        "src/catalog/item.rs//Item//price": "shop//Product//price",
+        "src/catalog/mod.rs//list": "shop//catalog//list",
+        "src/lib.rs//run": "shop//run",
+        "src/lib.rs//util//deep//depth": "shop//util//deep//depth",
+        "src/lib.rs//util//slug": "shop//util//slug",
+        "src/pricing.rs//total": "shop//total",
+    }
+    # a target by that key matches the definition
+    results = reach(graph, Query(targets=(Target.by_key("shop//Product//new"),)))
+    assert results[0].status == "found"
+
+
 # ---- the extractor -------------------------------------------------------------------------------
 SOURCE = """\
 use std::collections::{HashMap, self as coll};
@@ -355,3 +375,21 @@ def test_extract_items_inside_item_macros() -> None:
     assert {("", "cfg_rt!", 1), ("run", "helper", 5), ("Pool.count", "self.len", 9)} <= calls
     assert {("start", "emit", 12), ("start", "level", 12)} <= calls
     assert not [c for c in index.calls if c.name in ("cfg", "feature")]
+
+
+def test_edition_2015_use_paths_start_at_the_crate_root(tmp_path: Path) -> None:
+    """A Cargo.toml without ``edition`` is Rust 2015: ``use de::Visitor`` in a submodule names
+    ``crate::de::Visitor`` (serde's style)."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "old"\nversion = "0.1.0"\n', encoding="utf-8")
+    (tmp_path / "src" / "lib.rs").write_text("mod de;\nmod private;\n", encoding="utf-8")
+    (tmp_path / "src" / "de.rs").write_text(
+        "pub trait Visitor { fn visit(&self); }\npub struct V;\nimpl Visitor for V { fn visit(&self) {} }\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "src" / "private.rs").write_text(
+        "use de::Visitor;\npub fn go(v: &dyn Visitor) { v.visit(); }\n", encoding="utf-8"
+    )
+    graph = fixture_graph(tmp_path)
+    assert _edge(graph, "src/private.rs//go", "src/de.rs//V//visit").kind == "cha"
+    assert not graph.unresolved

@@ -201,6 +201,7 @@ class _Crate:
     root: _Mod | None = None
     lib: bool = False
     manifest: bool = False  # a Cargo.toml was read
+    edition: str = "2018"  # 2015: a use path starts at the crate root
 
 
 @dataclass(eq=False)
@@ -275,6 +276,7 @@ class RustLinker:
         self._cache: dict[tuple[str, str, str], Value | None] = {}
         self._assigned_memo: dict[tuple[str, str, Assignment], _Ty | None] = {}
         self._macro_use: dict[int, list[str]] = {}
+        self._externs: dict[int, dict[str, str]] = {}
         self._methods: dict[str, dict[str, list[DefInfo]]] | None = None
         self._implementors: dict[str, list[str]] | None = None  # trait key -> type keys ("" blanket)
         self._impl_traits: dict[str, list[str]] | None = None  # type key -> trait keys
@@ -313,7 +315,8 @@ class RustLinker:
             for root_path, crate_name, is_lib in roots:
                 if root_path in claimed:
                     continue
-                crate = _Crate(crate_name, folder, dict(deps), lib=is_lib, manifest=bool(manifest))
+                crate = _Crate(crate_name, folder, dict(deps), lib=is_lib, manifest=bool(manifest),
+                               edition=manifest.get("edition", "2018"))  # fmt: skip
                 if not is_lib and name not in crate.deps and (lib_path in paths):
                     crate.deps[name] = name  # a binary, test or example uses its package's lib
                 module = _Mod(root_path, root_path, "", crate, None, crate_name)
@@ -327,7 +330,8 @@ class RustLinker:
             )
             for orphan in sorted(paths - set(claimed)):
                 if default is None:
-                    default = _Crate(name, folder, dict(deps), manifest=bool(manifest))
+                    default = _Crate(name, folder, dict(deps), manifest=bool(manifest),
+                                     edition=manifest.get("edition", "2018"))  # fmt: skip
                     self.crates.append(default)
                 stem = posixpath.splitext(posixpath.basename(orphan))[0]
                 module = _Mod(orphan, orphan, "", default, None, stem)
@@ -420,6 +424,8 @@ class RustLinker:
         package = data.get("package") or {}
         if isinstance(package, dict) and isinstance(package.get("name"), str):
             out["name"] = package["name"]
+        edition = package.get("edition", "2015") if isinstance(package, dict) else "2015"
+        out["edition"] = edition if isinstance(edition, str) else "2018"  # `edition.workspace = true`
         base = f"{folder}/" if folder else ""
         lib = data.get("lib") or {}
         if isinstance(lib, dict):
@@ -461,6 +467,97 @@ class RustLinker:
                     self.builder.nodes[key] = node._replace(
                         doc=f"crate {real} (Cargo.toml renames it {written}): {real_key}"
                     )
+        # the public items of a lib crate stand for the key another crate writes for them
+        for key, external in sorted(self.public_paths().items()):
+            public = self.builder.nodes.get(key)
+            if public is not None and not public.external:
+                self.builder.nodes[key] = public._replace(external=external)
+
+    def public_paths(self) -> dict[str, str]:
+        """The shortest public path of each public item of the project's lib crates, as an external
+        key (``shop//Product`` for an ``Item`` of a private module that the root gives on with
+        ``pub use``); a method of a public type is the type's path and its name."""
+        found: dict[str, str] = {}
+        for crate in sorted(self.libs.values(), key=lambda c: c.name):
+            if crate.root is None:
+                continue
+            queue: list[tuple[_Mod, tuple[str, ...]]] = [(crate.root, (crate.name,))]
+            seen: set[str] = set()
+            while queue:
+                queue.sort(key=lambda entry: (len(entry[1]), entry[1]))
+                level = [entry for entry in queue if len(entry[1]) == len(queue[0][1])]
+                queue = queue[len(level) :]
+                for module, path in level:
+                    if module.key in seen:
+                        continue
+                    seen.add(module.key)
+                    queue += self._public_level(module, path, found)
+        return found
+
+    def _public_level(
+        self, module: _Mod, path: tuple[str, ...], found: dict[str, str]
+    ) -> list[tuple[_Mod, tuple[str, ...]]]:
+        """Record the public items of one module at ``path``; the public modules under it."""
+        rfile = self.files[module.path]
+        below: list[tuple[_Mod, tuple[str, ...]]] = []
+
+        def record(key: str, name: str) -> None:
+            external = keys.SEP.join((*path, name))
+            found.setdefault(key, external)
+            info = self.defs.get(key)
+            if info is not None and info.definition.kind in ("struct", "enum", "union", "trait"):
+                for method, infos in sorted(self.methods.get(key, {}).items()):
+                    for method_info in infos:
+                        if method_info.definition.exported:
+                            found.setdefault(method_info.key, keys.join(external, method))
+                if info.definition.kind == "trait":
+                    for member in self.files[info.path].items.get(info.qualname, {}).values():
+                        for member_info in member:
+                            found.setdefault(
+                                member_info.key, keys.join(external, member_info.definition.name)
+                            )
+
+        for name, infos in sorted(rfile.items.get(module.prefix, {}).items()):
+            for info in infos:
+                if info.definition.exported and info.definition.kind != "module":
+                    record(info.key, name)
+        public_mods = {e.name for e in rfile.index.exports if e.module is None and not e.star}
+        for name, child in sorted(module.children.items()):
+            inline = rfile.defs.get(child.prefix) if child.path == module.path else None
+            if (inline is not None and inline.definition.exported) or (
+                child.path != module.path and name in public_mods
+            ):
+                below.append((child, (*path, name)))
+        scope_module = module.prefix
+        for export in rfile.index.exports:
+            if export.module is None:
+                continue
+            imports = [
+                i
+                for i in rfile.index.imports
+                if i.kind == "use" and i.line == export.line and i.scope == scope_module
+                and (i.star if export.star else (i.bound == export.name))
+            ]  # fmt: skip
+            for imp in imports:
+                if imp.star:
+                    target = self._resolve_path(self._ctx(rfile, imp.scope), imp.module)
+                    globbed = (
+                        self._module(target.key) if target is not None and target.kind == "module" else None
+                    )
+                    if globbed is not None:
+                        below.append((globbed, path))
+                    continue
+                for want in ("value", "type"):
+                    value = self._use_value(rfile, imp, want)
+                    if value is None:
+                        continue
+                    if value.kind == "module":
+                        reexported = self._module(value.key)
+                        if reexported is not None:
+                            below.append((reexported, (*path, export.name)))
+                    elif value.kind == "def":
+                        record(value.key, export.name)
+        return below
 
     def _link_file(self, rfile: _File) -> None:
         index = rfile.index
@@ -658,8 +755,13 @@ class RustLinker:
             return None
         value = self._first(ctx, segments[0], want if len(segments) == 1 else "type")
         if value is None:
-            if len(segments) > 1 and segments[0] not in ("self", "super", "crate", "Self"):
-                # the 2018 rule: a path whose first segment is not in scope names an extern crate
+            # the 2018 rule: a path whose first segment is not in scope names an extern crate; with
+            # a Cargo.toml read, the crates are known, and any other name is no definition
+            if (
+                len(segments) > 1
+                and segments[0] not in ("self", "super", "crate", "Self")
+                and not ctx.module.crate.manifest
+            ):
                 return Value("ext", self._external(segments))
             return None
         for position, segment in enumerate(segments[1:], start=2):
@@ -696,6 +798,11 @@ class RustLinker:
         return self._global(module.crate, name)
 
     def _global(self, crate: _Crate, name: str) -> Value | None:
+        if name == crate.name and crate.root is not None and name in self._self_aliases(crate):
+            return Value("module", crate.root.key)  # `extern crate self as name;`
+        alias = self._extern_aliases(crate).get(name)
+        if alias is not None and alias != name:
+            return self._global(crate, alias)
         if name in crate.deps:
             real = crate.deps[name]
             lib = self.libs.get(real)
@@ -704,6 +811,8 @@ class RustLinker:
             return Value("ext", name)
         if name in _STD_CRATES:
             return Value("ext", "std")
+        if name in ("proc_macro", "test") or alias is not None:
+            return Value("ext", name)  # the compiler's own crates; an `extern crate` of no manifest
         lib = self.libs.get(name)
         if lib is not None and lib.root is not None and not crate.manifest:
             return Value("module", lib.root.key)
@@ -715,13 +824,35 @@ class RustLinker:
             return Value("ext", f"std//primitive//{name}")
         return None
 
+    def _self_aliases(self, crate: _Crate) -> set[str]:
+        root = crate.root
+        if root is None:
+            return set()
+        imports = self.files[root.path].index.imports
+        return {imp.alias for imp in imports if imp.kind == "extern" and imp.name == "self" and imp.alias}
+
+    def _extern_aliases(self, crate: _Crate) -> dict[str, str]:
+        """``extern crate a as b;`` in a crate's files: the name bound -> the crate."""
+        cached = self._externs.get(id(crate))
+        if cached is None:
+            cached = {}
+            for rfile in self.files.values():
+                module = rfile.modules.get("")
+                if module is None or module.crate is not crate:
+                    continue
+                for imp in rfile.index.imports:
+                    if imp.kind == "extern" and imp.name and imp.name != "self":
+                        cached.setdefault(imp.alias or imp.name, _crate_name(imp.name))
+            self._externs[id(crate)] = cached
+        return cached
+
     def _in_scope(self, rfile: _File, scope: str, name: str, want: str) -> Value | None:
         infos = rfile.items.get(scope, {}).get(name)
         if infos:
             return _pick(infos, want)
         uses = rfile.uses.get(scope, {}).get(name)
         if uses:
-            return self._use_value(rfile, uses[0])
+            return self._use_value(rfile, uses[0], want)
         for glob in rfile.globs.get(scope, ()):
             found = self._glob_member(rfile, glob, name, want)
             if found is not None:
@@ -732,13 +863,14 @@ class RustLinker:
         cache_key = (module.key, name, want)
         if cache_key in self._cache:
             return self._cache[cache_key]
-        if (module.key, name) in self._resolving:
+        marker = (module.key, f"{name}:{want}")
+        if marker in self._resolving:
             return None
-        self._resolving.add((module.key, name))
+        self._resolving.add(marker)
         try:
             found = self._in_module_uncached(module, name, want)
         finally:
-            self._resolving.discard((module.key, name))
+            self._resolving.discard(marker)
         self._cache[cache_key] = found
         return found
 
@@ -751,37 +883,44 @@ class RustLinker:
             return Value("module", child.key)
         if infos:
             return _pick(infos, want)
-        if child is not None:
-            return Value("module", child.key)
         uses = rfile.uses.get(module.prefix, {}).get(name)
         if uses:
             for imp in uses:
-                found = self._use_value(rfile, imp)
-                if found is not None:
+                found = self._use_value(rfile, imp, want)
+                if found is not None and (found.kind != "module" or child is None):
                     return found
+        if child is not None:  # a value of the name that a use brings goes first
+            return Value("module", child.key)
         for glob in rfile.globs.get(module.prefix, ()):
             found = self._glob_member(rfile, glob, name, want)
             if found is not None:
                 return found
         return None
 
-    def _use_value(self, rfile: _File, imp: Import) -> Value | None:
+    def _use_value(self, rfile: _File, imp: Import, want: str = "type") -> Value | None:
+        """What a use binds: a use brings every namespace of its name, ``want`` picks one (a
+        module ``spawn`` and a function ``spawn`` can share it)."""
         path = f"{imp.module}::{imp.name}" if imp.module else str(imp.name)
         ctx = self._ctx(rfile, imp.scope)
-        marker = (f"use:{rfile.path}:{imp.line}", path)
+        marker = (f"use:{rfile.path}:{imp.line}:{want}", path)
         if marker in self._resolving or self._depth > self.max_hops * 4:
             return None
         self._resolving.add(marker)
         self._depth += 1
         try:
             segments = path.split("::")
+            if ctx.module.crate.edition == "2015" and segments[0] not in ("self", "super", "crate"):
+                # Rust 2015: a use path starts at the crate root (where `extern crate` binds)
+                root = ctx.module.crate.root
+                if root is not None:
+                    ctx = _Ctx(self.files[root.path], root.prefix, root)
             # a use path starts at the crate root, an extern crate, or a name of the module
             if len(segments) == 1:
                 found = self._in_module_skip(ctx.module, segments[0], imp) or self._global(
                     ctx.module.crate, segments[0]
                 )
                 return found
-            return self._resolve_path(ctx, path)
+            return self._resolve_path(ctx, path, want)
         finally:
             self._depth -= 1
             self._resolving.discard(marker)

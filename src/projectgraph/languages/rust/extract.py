@@ -105,6 +105,17 @@ KEYWORDS = frozenset(
     match mod move mut pub ref return self Self static struct super trait true type unsafe use where
     while yield""".split()
 )
+QUOTING_MACROS = frozenset(
+    (
+        "quote",
+        "quote_spanned",
+        "parse_quote",
+        "parse_quote_spanned",
+        "quote_block",
+        "quote_expr",
+        "quote_stmt",
+    )
+)
 _CHAIN_MAX = 240
 _SIGNATURE_MAX = 200
 
@@ -913,6 +924,8 @@ class _Extractor:
             Call(line + 1, column, scope.qualname, f"{path}!", path.rsplit("::", 1)[-1], None, 1,
                  self._call_text(node.start_byte, node.end_byte))
         )  # fmt: skip
+        if path.rsplit("::", 1)[-1] in QUOTING_MACROS:
+            return  # its tokens are code it writes for another crate, not calls of this one
         for child in node.named_children:
             if child.type == "token_tree":
                 self._tokens(child, scope, scope.qualname)
