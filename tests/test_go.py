@@ -56,6 +56,7 @@ _CHA = (
 KNOWN_EXTRAS: dict[str, dict[Pair, str]] = {
     "interfaces_cha": {
         ("main.go//describe", "shapes/shapes.go//Square//Name"): _CHA,
+        ("main.go//paint", "shapes/shapes.go//Square//Area"): _CHA,
     },
     "external_chains": {
         ("main.go//run", "main.go//Sink//Write"): (

@@ -460,6 +460,15 @@ class GoLinker:
                     continue
                 self.builder.edge(caller, info.key, "calls", "name", site)
 
+    def _owner_interface(self, target: DefInfo | str) -> _Type | None:
+        """The interface a method belongs to, when it is an interface's method."""
+        if not isinstance(target, DefInfo) or not target.definition.bases:
+            return None
+        owner = self.files[target.path].defs.get(target.qualname.rpartition(".")[0])
+        if owner is None or owner.definition.kind != "interface":
+            return None
+        return self._type_of_def(owner)
+
     def _has_member(self, typ: _Type, name: str) -> bool:
         if typ.kind == "ext":
             return True
@@ -506,7 +515,11 @@ class GoLinker:
         targets = self._lookup_method(typ, name)
         if targets:
             for target in targets:
-                self._target_edge(caller, target, site, "member")
+                embedded = self._owner_interface(target)
+                if embedded is not None:  # promoted from an interface field: whatever the field holds
+                    self._method_call(gofile, caller, site, call, embedded)
+                else:
+                    self._target_edge(caller, target, site, "member")
             return
         if typ.kind == "ext":
             key = self.builder.external(keys.join(typ.ext_key, name), LANGUAGE)
