@@ -15,10 +15,11 @@ annotation or what it visibly returns. What stays unknown becomes an unresolved 
 from __future__ import annotations
 
 import builtins
-from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from projectgraph import keys
 from projectgraph.fileindex import Assignment, Call, Definition, FileIndex, Import, Reference
@@ -31,6 +32,7 @@ from projectgraph.link.core import (
     c3_linearize,
     module_node,
     node_for,
+    paused_gc,
     subclasses_closure,
 )
 from projectgraph.manifests import EntryPoint
@@ -51,6 +53,10 @@ _CALLING_BUILTINS = frozenset(f"builtins//{name}" for name in ("map", "filter", 
     "functools//reduce"
 }
 _LANGUAGE = "python"
+# the kinds of a lookup step (PythonLinker._step)
+_CANDIDATES, _PARAM, _STARS, _NOTHING = range(4)
+_MISSING = object()
+_PENDING = object()  # a self-attribute value being resolved
 
 
 @dataclass
@@ -68,10 +74,19 @@ class _File:
     # (function scope, line) -> the innermost class whose body holds the line
     class_lines: dict[tuple[str, int], str] = field(default_factory=dict)
     children: dict[str, list[tuple[str, Definition]]] | None = None  # built by _members
+    # built on first use, from this file's records alone: what each scope binds to a name, the
+    # lookup plan of a (scope, name), the scope chains and enclosing function scopes
+    steps: dict[tuple[str, str], tuple[Any, ...]] = field(default_factory=dict)
+    plans: dict[tuple[str, str], tuple[Any, ...]] = field(default_factory=dict)
+    chains: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    function_scopes: dict[str, str] = field(default_factory=dict)
+    # resolved values of this file's bindings (see PythonLinker._memo), by id of the record
+    memo: dict[Any, tuple[Any, int, int]] = field(default_factory=dict)
 
-    @property
-    def path(self) -> str:
-        return self.index.path
+    path: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.path = self.index.path
 
     @property
     def package(self) -> str:
@@ -132,7 +147,19 @@ class PythonLinker:
             for i in range(1, len(parts)):
                 self.modules.setdefault(".".join(parts[:i]), "")
         self._depth = 0
+        self._limit = max_hops * 4  # the depth cap of one resolution
         self._resolving: set[tuple[str, str, str, int]] = set()
+        # what memoized resolution needs to know (see _memo): how deep a resolution went, how many
+        # guards cut one short, how many reads of the parameter bindings, how often they changed
+        self._peak = 0
+        self._cuts = 0
+        self._reads = 0
+        self._generation = 0
+        self._member_cache: dict[tuple[str, str, int], DefInfo | None] = {}
+        self._subclass_cache: dict[str, list[str]] = {}
+        self._dotted: dict[str, tuple[str, bool, tuple[tuple[str, bool], ...]]] = {}
+        self._bases_pending: set[str] = set()
+        self._forget_values()
         # what a parameter receives where the records show it: "<function key>//<param>" -> values
         self._bindings: dict[str, list[Value]] = {}
         # what a call of a decorated definition's name runs: definition key -> values
@@ -144,6 +171,10 @@ class PythonLinker:
 
     # ---- the whole run ----------------------------------------------------------------------
     def link(self) -> None:
+        with paused_gc():
+            self._link()
+
+    def _link(self) -> None:
         for path, pyfile in self.files.items():
             self.builder.node(module_node(path, _LANGUAGE, 0))
             for info in pyfile.defs.values():
@@ -153,6 +184,7 @@ class PythonLinker:
         self._classmethod_receivers()
         # the bindings are complete only now: forget values memoized while they grew
         self.__dict__.pop("_attr_values", None)
+        self._forget_values()
         for pyfile in self.files.values():
             self._link_file(pyfile)
         self.decorator_edges()
@@ -248,76 +280,103 @@ class PythonLinker:
     # ---- classes --------------------------------------------------------------------------
     def _class_edges(self, pyfile: _File, info: DefInfo) -> None:
         site = Site(pyfile.path, info.definition.line, info.definition.column)
+        edge = self.builder.edge
         for base in self._bases(info.key):
             if base.kind == "def":
-                self.builder.edge(info.key, base.key, "extends", "extends", site)
+                edge(info.key, base.key, "extends", "extends", site)
             elif base.kind == "ext":
                 external = self.builder.external(base.key, _LANGUAGE)
-                self.builder.edge(info.key, external, "extends", "extends", site)
+                edge(info.key, external, "extends", "extends", site)
         # a class statement runs the __init_subclass__ of its first base that has one
         hook = self._class_member(info.key, "__init_subclass__", start=1)
         if hook is not None:
-            scope = _function_scope(pyfile, info.qualname.rpartition(".")[0])
-            self.builder.edge(self._caller(pyfile, scope), hook.key, "calls", "member", site)
+            scope = self._function_scope(pyfile, info.qualname.rpartition(".")[0])
+            edge(self._caller(pyfile, scope), hook.key, "calls", "member", site)
         # what Python calls on an instance by itself (dunders, properties): the class refers to the
         # member of each name that its MRO gives, so what reaches the class reaches them
+        mro = self._mro(info.key)
         implicit: set[str] = set()
-        for cls in self._mro(info.key):
-            owner = self.defs.get(cls)
-            if owner is None:
+        for cls in mro:
+            table = self._member_table(cls)
+            if table is None:
                 continue
-            owner_file = self.files[owner.path]
-            for qualname, member in _members(owner_file, owner.qualname):
-                if member.name in implicit or not _implicit(member):
-                    continue
-                implicit.add(member.name)
-                self.builder.edge(
-                    info.key,
-                    keys.first_party(owner.path, qualname),
-                    "references",
-                    "reference",
-                    Site(owner.path, member.line, member.column),
-                    via="implicit",
-                )
+            for name, key, member_site in table[0]:
+                if name not in implicit:
+                    implicit.add(name)
+                    edge(info.key, key, "references", "reference", member_site, via="implicit")
         # an override of a base method: the class refers to it (the rule "override")
-        own = {d.name: d for q, d in _members(pyfile, info.qualname)}
-        for cls in self._mro(info.key)[1:]:
-            base_info = self.defs.get(cls)
-            if base_info is None:
+        own_table = self._member_table(info.key)
+        own = dict(own_table[1]) if own_table is not None else {}
+        for cls in mro[1:]:
+            if not own:
+                break
+            table = self._member_table(cls)
+            if table is None:
                 continue
-            base_file = self.files[base_info.path]
-            for _q, base_def in _members(base_file, base_info.qualname):
-                method = own.get(base_def.name)
-                if method is not None and base_def.kind != "class":
-                    own.pop(base_def.name)
-                    self.builder.edge(
-                        info.key,
-                        keys.first_party(pyfile.path, method.qualname),
-                        "references",
-                        "reference",
-                        Site(pyfile.path, method.line, method.column),
-                        via="override",
-                    )
+            for name in table[2]:
+                method = own.pop(name, None)
+                if method is not None:
+                    edge(info.key, method[0], "references", "reference", method[1], via="override")
+
+    def _member_table(
+        self, cls: str
+    ) -> tuple[list[tuple[str, str, Site]], dict[str, tuple[str, Site]], list[str]] | None:
+        """A class's members, once: the implicit ones (name, key, site) in qualified-name order,
+        every member by name (key, site), and the names of those that are not classes."""
+        try:
+            return self._member_tables[cls]
+        except KeyError:
+            pass
+        info = self.defs.get(cls)
+        table = None
+        if info is not None:
+            owner_file = self.files[info.path]
+            implicit: list[tuple[str, str, Site]] = []
+            members: dict[str, tuple[str, Site]] = {}
+            names: list[str] = []
+            for qualname, member in _members(owner_file, info.qualname):
+                key = keys.first_party(info.path, qualname)
+                member_site = Site(info.path, member.line, member.column)
+                if _implicit(member):
+                    implicit.append((member.name, key, member_site))
+                members[member.name] = (key, member_site)
+                if member.kind != "class":
+                    names.append(member.name)
+            table = (implicit, members, names)
+        self._member_tables[cls] = table
+        return table
+
+    @cached_property
+    def _member_tables(
+        self,
+    ) -> dict[str, tuple[list[tuple[str, str, Site]], dict[str, tuple[str, Site]], list[str]] | None]:
+        return {}
 
     def _bases(self, cls: str) -> list[Value]:
         """The resolved bases of a class, computed once; a class whose bases are being resolved
         (a base expression that reaches back into the class) has none meanwhile."""
         cached = self._bases_cache.get(cls)
         if cached is not None:
+            if cls in self._bases_pending:
+                self._cuts += 1
             return cached
         self._bases_cache[cls] = []
+        self._bases_pending.add(cls)
         info = self.defs.get(cls)
         values: list[Value] = []
-        if info is not None and info.is_class:
-            pyfile = self.files[info.path]
-            scope = _function_scope(pyfile, info.qualname.rpartition(".")[0])
-            for base in info.definition.bases:
-                value = self._resolve_dotted(pyfile, scope, base, info.definition.line)
-                if value is None or value.kind not in ("def", "ext") or value.key == cls:
-                    continue
-                if value.kind == "def" and not self.defs[value.key].is_class:
-                    continue
-                values.append(value)
+        try:
+            if info is not None and info.is_class:
+                pyfile = self.files[info.path]
+                scope = self._function_scope(pyfile, info.qualname.rpartition(".")[0])
+                for base in info.definition.bases:
+                    value = self._resolve_dotted(pyfile, scope, base, info.definition.line)
+                    if value is None or value.kind not in ("def", "ext") or value.key == cls:
+                        continue
+                    if value.kind == "def" and not self.defs[value.key].is_class:
+                        continue
+                    values.append(value)
+        finally:
+            self._bases_pending.discard(cls)
         self._bases_cache[cls] = values
         return values
 
@@ -334,6 +393,13 @@ class PythonLinker:
                     table.setdefault(base.key, []).append(cls)
         return table
 
+    def _all_subclasses(self, cls: str) -> list[str]:
+        """Every transitive subclass of ``cls`` (the table is complete once built)."""
+        found = self._subclass_cache.get(cls)
+        if found is None:
+            found = self._subclass_cache[cls] = subclasses_closure(self._subclasses, cls)
+        return found
+
     def _mro(self, cls: str) -> list[str]:
         cached = self._mro_cache.get(cls)
         if cached is None:
@@ -348,6 +414,9 @@ class PythonLinker:
         return {}
 
     def _external_bases(self, cls: str) -> list[str]:
+        return self._memo(self._ext_memo, cls, self._compute_external_bases, cls)  # type: ignore[no-any-return]
+
+    def _compute_external_bases(self, cls: str) -> list[str]:
         found: list[str] = []
         for name in self._mro(cls):
             for base in self._bases(name):
@@ -356,15 +425,25 @@ class PythonLinker:
         return found
 
     def _class_member(self, cls: str, name: str, start: int = 0) -> DefInfo | None:
-        """A member (method, nested class, lambda attribute) by name along the MRO."""
+        """A member (method, nested class, lambda attribute) by name along the MRO.
+
+        Memoized: it reads only the MRO, which is computed once per class and then kept."""
+        slot = (cls, name, start)
+        try:
+            return self._member_cache[slot]
+        except KeyError:
+            pass
+        found = None
         for owner in self._mro(cls)[start:]:
             info = self.defs.get(owner)
             if info is None:
                 continue
             member = self.files[info.path].defs.get(f"{info.qualname}.{name}")
             if member is not None:
-                return member
-        return None
+                found = member
+                break
+        self._member_cache[slot] = found
+        return found
 
     def _class_attr_value(self, cls: str, name: str) -> Value | None:
         """The value bound to ``self.name`` in a method of the class or a base, or a class attribute.
@@ -372,35 +451,39 @@ class PythonLinker:
         Memoized per (class, name); an attribute whose value reaches back to itself
         (``self.a = self.a.copy()``) is unknown while it is being resolved."""
         slot = (cls, name)
-        if slot in self._attr_values:
-            return self._attr_values[slot]
-        self._attr_values[slot] = None
+        known = self._attr_values.get(slot, _MISSING)
+        if known is not _MISSING:
+            if known is _PENDING:
+                self._cuts += 1
+                return None
+            return known  # type: ignore[return-value]
+        self._attr_values[slot] = _PENDING
         found: Value | None = None
-        for owner in self._mro(cls):
-            info = self.defs.get(owner)
-            if info is None:
-                continue
-            pyfile = self.files[info.path]
-            prefix = info.qualname + "."
-            for scope, assign in sorted(
-                self._self_assigns(pyfile).get(name, ()), key=lambda p: _typed_first(p[1])
-            ):
-                if not scope.startswith(prefix):
+        try:
+            for owner in self._mro(cls):
+                info = self.defs.get(owner)
+                if info is None:
                     continue
-                found = self._assigned_value(pyfile, scope, assign)
+                pyfile = self.files[info.path]
+                prefix = info.qualname + "."
+                for scope, assign in self._self_assigns(pyfile).get(name, ()):
+                    if not scope.startswith(prefix):
+                        continue
+                    found = self._assignment_value(pyfile, scope, assign)
+                    if found is not None:
+                        break
                 if found is not None:
                     break
-            if found is not None:
-                break
-        self._attr_values[slot] = found
+        finally:
+            self._attr_values[slot] = found
         return found
 
     @cached_property
-    def _attr_values(self) -> dict[tuple[str, str], Value | None]:
+    def _attr_values(self) -> dict[tuple[str, str], object]:
         return {}
 
     def _self_assigns(self, pyfile: _File) -> dict[str, list[tuple[str, Assignment]]]:
-        """``self.x = ...`` assignments of a file by attribute name."""
+        """``self.x = ...`` assignments of a file by attribute name, declared types first."""
         table = self._self_assign_tables.get(pyfile.path)
         if table is None:
             table = {}
@@ -408,6 +491,8 @@ class PythonLinker:
                 if target.startswith("self.") and target.count(".") == 1:
                     for assign in assigns:
                         table.setdefault(target[5:], []).append((scope, assign))
+            for pairs in table.values():
+                pairs.sort(key=lambda p: _typed_first(p[1]))  # stable, as the sort of each use was
             self._self_assign_tables[pyfile.path] = table
         return table
 
@@ -418,6 +503,9 @@ class PythonLinker:
     def _class_body_value(self, cls: str, name: str) -> Value | None:
         """The value a class body assigns to ``name`` (``parse = parse_words``), along the MRO,
         unless a method of that name comes first."""
+        return self._memo(self._body_memo, (cls, name), self._compute_class_body_value, cls, name)  # type: ignore[no-any-return]
+
+    def _compute_class_body_value(self, cls: str, name: str) -> Value | None:
         for owner in self._mro(cls):
             info = self.defs.get(owner)
             if info is None:
@@ -427,52 +515,130 @@ class PythonLinker:
                 return None
             assigns = pyfile.class_attrs.get((info.qualname, name))
             if assigns:
-                scope = _function_scope(pyfile, info.qualname)
+                scope = self._function_scope(pyfile, info.qualname)
                 for assign in sorted(assigns, key=lambda a: -a.line):
-                    value = self._assigned_value(pyfile, scope, assign)
+                    value = self._assignment_value(pyfile, scope, assign)
                     if value is not None:
                         return value
                 return None
         return None
 
+    # ---- memoized resolution --------------------------------------------------------------
+    def _forget_values(self) -> None:
+        """Drop every memoized value (the bindings grew while they were computed)."""
+        self._attr_memo: dict[tuple[Value, str], tuple[Any, int, int]] = {}
+        self._result_memo: dict[Value, tuple[Any, int, int]] = {}
+        self._body_memo: dict[tuple[str, str], tuple[Any, int, int]] = {}
+        self._ext_memo: dict[str, tuple[Any, int, int]] = {}
+        for pyfile in self.files.values():
+            pyfile.memo = {}
+
+    def _memo(
+        self, table: dict[Any, tuple[Any, int, int]], key: Any, compute: Callable[..., Any], *args: Any
+    ) -> Any:
+        """``compute(*args)``, once per ``key`` where that gives the same answer as computing again.
+
+        A resolution is pure but for its guards: the cycle guard (``_resolving``), the depth cap,
+        values in progress, and the parameter bindings, which grow before the edges are made. So
+        a value is kept only when no guard cut it short (``_cuts`` unchanged); it is reused only
+        where its depth (``rel``, how much deeper than its start it went) fits under the cap; and
+        one that read the bindings (``_reads``) only while they have not changed (``_generation``).
+        """
+        hit = table.get(key)
+        depth = self._depth
+        if hit is not None:
+            value, rel, generation = hit
+            if depth + rel <= self._limit and (generation < 0 or generation == self._generation):
+                if depth + rel > self._peak:
+                    self._peak = depth + rel
+                if generation >= 0:
+                    self._reads += 1
+                return value
+        cuts, reads, peak = self._cuts, self._reads, self._peak
+        self._peak = depth
+        try:
+            value = compute(*args)
+        finally:
+            rel = self._peak - depth
+            if peak > self._peak:
+                self._peak = peak
+        if self._cuts == cuts:
+            table[key] = (value, rel, self._generation if self._reads != reads else -1)
+        return value
+
+    def _changed_bindings(self) -> None:
+        self._generation += 1
+
+    def _assignment_value(self, pyfile: _File, scope: str, assign: Assignment) -> Value | None:
+        """``_assigned_value``, memoized per record (its value does not depend on the use)."""
+        if scope != assign.scope:
+            return self._assigned_value(pyfile, scope, assign)
+        return self._memo(pyfile.memo, id(assign), self._assigned_value, pyfile, scope, assign)  # type: ignore[no-any-return]
+
     # ---- name resolution ------------------------------------------------------------------
-    def _scopes(self, pyfile: _File, scope: str) -> list[str]:
+    def _scopes(self, pyfile: _File, scope: str) -> tuple[str, ...]:
         """The scope chain of a use: the scope, enclosing function scopes, the module."""
-        chain = []
-        current = scope
-        while current:
-            info = pyfile.defs.get(current)
-            if info is None or not info.is_class:
-                chain.append(current)
-            current = current.rpartition(".")[0]
-        chain.append("")
+        chain = pyfile.chains.get(scope)
+        if chain is None:
+            found = []
+            current = scope
+            while current:
+                info = pyfile.defs.get(current)
+                if info is None or not info.is_class:
+                    found.append(current)
+                current = current.rpartition(".")[0]
+            found.append("")
+            chain = pyfile.chains[scope] = tuple(found)
         return chain
+
+    def _function_scope(self, pyfile: _File, scope: str) -> str:
+        found = pyfile.function_scopes.get(scope)
+        if found is None:
+            found = pyfile.function_scopes[scope] = _function_scope(pyfile, scope)
+        return found
 
     def _lookup(self, pyfile: _File, scope: str, name: str, line: int) -> tuple[Value | None, str]:
         """Resolve a bare name: (value, how) with how in def, import, assign, wildcard, param, builtin."""
         slot = (pyfile.path, scope, name, line)
-        if slot in self._resolving:  # a binding that reaches back to itself
+        resolving = self._resolving
+        if slot in resolving:  # a binding that reaches back to itself
+            self._cuts += 1
             return None, "limit"
-        self._depth += 1
-        self._resolving.add(slot)
+        depth = self._depth = self._depth + 1
+        if depth > self._peak:
+            self._peak = depth
+        resolving.add(slot)
         try:
-            if self._depth > self.max_hops * 4:
+            if depth > self._limit:
+                self._cuts += 1
                 return None, "limit"
             body = pyfile.class_lines.get((scope, line))
             if body is not None:  # a use in a class body sees the names the body bound before it
                 found = self._lookup_class_body(pyfile, body, name, line)
                 if found is not None:
                     return found
-            for index, current in enumerate(self._scopes(pyfile, scope)):
-                found = self._lookup_in(pyfile, current, name, line if index == 0 else None)
+            plan = pyfile.plans.get((scope, name))
+            if plan is None:
+                plan = self._plan(pyfile, scope, name)
+            for current, step, first in plan[0]:
+                found = self._take(pyfile, current, name, step, line if first else None)
                 if found[1] != "none":
                     return found
-            if name in BUILTINS:
-                return Value("ext", f"builtins//{name}"), "builtin"
-            return None, "none"
+            return plan[1]  # type: ignore[no-any-return]
         finally:
             self._depth -= 1
-            self._resolving.discard(slot)
+            resolving.discard(slot)
+
+    def _plan(self, pyfile: _File, scope: str, name: str) -> tuple[Any, ...]:
+        """The scopes of a use's chain that may bind ``name``, and the answer when none does."""
+        steps = []
+        for index, current in enumerate(self._scopes(pyfile, scope)):
+            step = pyfile.steps.get((current, name)) or self._step(pyfile, current, name)
+            if step[0] != _NOTHING:
+                steps.append((current, step, index == 0))
+        fallback = (Value("ext", f"builtins//{name}"), "builtin") if name in BUILTINS else (None, "none")
+        plan = pyfile.plans[(scope, name)] = (tuple(steps), fallback)
+        return plan
 
     def _lookup_class_body(
         self, pyfile: _File, cls: str, name: str, line: int
@@ -480,76 +646,122 @@ class PythonLinker:
         """A name a class body bound before ``line`` (a def or an assignment of the body)."""
         info = pyfile.defs.get(f"{cls}.{name}")
         assigns = [a for a in pyfile.class_attrs.get((cls, name), ()) if a.line < line]
-        if info is not None and info.definition.line < line and not any(
-            a.line > info.definition.line for a in assigns
+        if (
+            info is not None
+            and info.definition.line < line
+            and not any(a.line > info.definition.line for a in assigns)
         ):
             return Value("def", info.key), "def"
         if assigns:
             assign = max(assigns, key=lambda a: a.line)
-            value = self._assigned_value(pyfile, _function_scope(pyfile, cls), assign)
+            value = self._assignment_value(pyfile, self._function_scope(pyfile, cls), assign)
             return value, "assign" if value is not None else _unknown_local(assign)
         return None
 
     def _lookup_in(self, pyfile: _File, scope: str, name: str, line: int | None) -> tuple[Value | None, str]:
-        candidates: list[tuple[int, int, str, object]] = []
+        step = pyfile.steps.get((scope, name)) or self._step(pyfile, scope, name)
+        return self._take(pyfile, scope, name, step, line)
+
+    def _step(self, pyfile: _File, scope: str, name: str) -> tuple[Any, ...]:
+        """What one scope binds to ``name``, from the records alone (built once per scope and name).
+
+        ``(_CANDIDATES, lines, entries)``: the bindings in line order, of which the closest before
+        a use wins (a def over an import over an assignment on one line, the first of equals),
+        the last for a use with no line or before all of them; ``(_PARAM, ...)``: a parameter;
+        ``(_STARS, imports)``: star imports that may bind it; ``(_NOTHING,)``."""
+        candidates: list[tuple[int, int, Any]] = []
         qualname = f"{scope}.{name}" if scope else name
         info = pyfile.defs.get(qualname)
         if info is not None:
-            candidates.append((info.definition.line, 2, "def", info))
+            candidates.append((info.definition.line, 2, (Value("def", info.key), "def")))
         for imp in pyfile.imports.get((scope, name), ()):
-            candidates.append((imp.line, 1, "import", imp))
+            candidates.append((imp.line, 1, imp))
         for assign in pyfile.assigns.get((scope, name), ()):
-            candidates.append((assign.line, 0, "assign", assign))
-        if not candidates and scope:
-            param = self._param(pyfile, scope, name)
+            candidates.append((assign.line, 0, assign))
+        step: tuple[Any, ...]
+        if candidates:
+            candidates.sort(key=lambda c: (c[0], c[1]))  # stable: the first of equals stays first
+            kept: list[tuple[int, int, Any]] = []
+            for candidate in candidates:
+                if not kept or (kept[-1][0], kept[-1][1]) != (candidate[0], candidate[1]):
+                    kept.append(candidate)
+            step = (_CANDIDATES, [c[0] for c in kept], [(c[1], c[2]) for c in kept])
+        else:
+            param = self._param_step(pyfile, scope, name) if scope else None
             if param is not None:
-                return param
-        if not candidates:
-            for star in pyfile.stars.get(scope, ()):
-                value = self._from_star(pyfile, star, name)
+                step = param
+            elif pyfile.stars.get(scope):
+                step = (_STARS, tuple(pyfile.stars[scope]))
+            else:
+                step = (_NOTHING,)
+        pyfile.steps[(scope, name)] = step
+        return step
+
+    def _take(
+        self, pyfile: _File, scope: str, name: str, step: tuple[Any, ...], line: int | None
+    ) -> tuple[Value | None, str]:
+        """The binding a step gives a use on ``line`` (None: the scope's last binding)."""
+        kind = step[0]
+        if kind == _CANDIDATES:
+            index = -1 if line is None else bisect_right(step[1], line) - 1
+            prio, item = step[2][index]
+            if prio == 2:
+                return item  # type: ignore[no-any-return]
+            if prio == 1:
+                return self._memo(pyfile.memo, id(item), self._import_value, pyfile, item), "import"
+            value = self._assignment_value(pyfile, scope, item)
+            return value, "assign" if value is not None else _unknown_local(item)
+        if kind == _PARAM:
+            return self._param_value(pyfile, scope, step)
+        if kind == _STARS:
+            for star in step[1]:
+                value = self._memo(pyfile.memo, (id(star), name), self._from_star, pyfile, star, name)
                 if value is not None:
                     return value, "wildcard"
-            return None, "none"
-        before = [c for c in candidates if line is None or c[0] <= line]
-        chosen = max(before or candidates, key=lambda c: (c[0], c[1]))
-        how, item = chosen[2], chosen[3]
-        if how == "def":
-            assert isinstance(item, DefInfo)
-            return Value("def", item.key), "def"
-        if how == "import":
-            assert isinstance(item, Import)
-            return self._import_value(pyfile, item), "import"
-        assert isinstance(item, Assignment)
-        value = self._assigned_value(pyfile, scope, item)
-        return value, "assign" if value is not None else _unknown_local(item)
+        return None, "none"
 
-    def _param(self, pyfile: _File, scope: str, name: str) -> tuple[Value | None, str] | None:
+    def _param_step(self, pyfile: _File, scope: str, name: str) -> tuple[Any, ...] | None:
+        """The step of a parameter named ``name`` of the definition ``scope``, or None."""
         info = pyfile.defs.get(scope)
         if info is None:
             return None
-        params = info.definition.params
-        for position, param in enumerate(params):
+        for position, param in enumerate(info.definition.params):
             if param.name != name:
                 continue
+            bound = keys.join(info.key, name)
             if param.type:
-                value = self._type_value(pyfile, scope.rpartition(".")[0], param.type, info.definition.line)
-                return value, "param"
+                return (_PARAM, "typed", info, param.type)
             owner = pyfile.defs.get(scope.rpartition(".")[0])
             if position == 0 and owner is not None and owner.is_class:
                 decorators = info.definition.decorators
                 if "staticmethod" in decorators:
-                    return None, "param"
-                if "classmethod" in decorators:
-                    bound = keys.join(info.key, name)  # the classes it is called through
-                    if bound in self._bindings:
-                        return Value("param", bound), "param"
-                    return Value("def", owner.key), "param"
-                return Value("inst", owner.key), "param"
-            bound = keys.join(info.key, name)
-            if bound in self._bindings:
-                return Value("param", bound), "param"
-            return None, "param"
+                    return (_PARAM, "fixed", (None, "param"))
+                if "classmethod" in decorators:  # the classes it is called through, else its own
+                    return (_PARAM, "bound", bound, (Value("def", owner.key), "param"))
+                return (_PARAM, "fixed", (Value("inst", owner.key), "param"))
+            return (_PARAM, "bound", bound, (None, "param"))
         return None
+
+    def _param_value(self, pyfile: _File, scope: str, step: tuple[Any, ...]) -> tuple[Value | None, str]:
+        how = step[1]
+        if how == "fixed":
+            return step[2]  # type: ignore[no-any-return]
+        if how == "bound":
+            self._reads += 1
+            if step[2] in self._bindings:
+                return Value("param", step[2]), "param"
+            return step[3]  # type: ignore[no-any-return]
+        info = step[2]
+        value = self._memo(
+            pyfile.memo,
+            id(step),
+            self._type_value,
+            pyfile,
+            scope.rpartition(".")[0],
+            step[3],
+            info.definition.line,
+        )
+        return value, "param"
 
     def _type_value(self, pyfile: _File, scope: str, type_name: str, line: int) -> Value | None:
         value = self._resolve_dotted(pyfile, scope, type_name, line)
@@ -594,7 +806,7 @@ class PythonLinker:
             target = self.files.get(self.modules[module])
             if target is None or name.startswith("_"):
                 return None
-            exported = {e.name for e in target.index.exports}
+            exported = self._exported(target)
             if exported and name not in exported:
                 return None
             return self._module_member(module, name, allow_submodule=False)
@@ -603,16 +815,30 @@ class PythonLinker:
             return Value("ext", keys.external(module, _LANGUAGE, name))
         return None
 
+    def _exported(self, pyfile: _File) -> frozenset[str]:
+        found = self._exports.get(pyfile.path)
+        if found is None:
+            found = self._exports[pyfile.path] = frozenset(e.name for e in pyfile.index.exports)
+        return found
+
+    @cached_property
+    def _exports(self) -> dict[str, frozenset[str]]:
+        return {}
+
     def _module_member(self, module: str, name: str, allow_submodule: bool = True) -> Value | None:
         path = self.modules.get(module, "")
         target = self.files.get(path) if path else None
         if target is not None:
-            self._depth += 1
+            depth = self._depth = self._depth + 1
+            if depth > self._peak:
+                self._peak = depth
             try:
-                if self._depth <= self.max_hops * 4:
+                if depth <= self._limit:
                     value, how = self._lookup_in(target, "", name, None)
                     if how != "none" and value is not None:
                         return value
+                else:
+                    self._cuts += 1
             finally:
                 self._depth -= 1
         if allow_submodule and f"{module}.{name}" in self.modules:
@@ -621,17 +847,22 @@ class PythonLinker:
 
     def _resolve_dotted(self, pyfile: _File, scope: str, text: str, line: int) -> Value | None:
         """Resolve ``a.b().c``: the first name by scope, then attributes and call results."""
-        parts = text.split(".")
-        head = parts[0]
-        call = head.endswith("()")
-        value, _how = self._lookup(pyfile, scope, head.removesuffix("()"), line)
+        parsed = self._dotted.get(text)
+        if parsed is None:
+            parts = text.split(".")
+            parsed = self._dotted[text] = (
+                parts[0].removesuffix("()"),
+                parts[0].endswith("()"),
+                tuple((part.removesuffix("()"), part.endswith("()")) for part in parts[1:]),
+            )
+        head, call, rest = parsed
+        value, _how = self._lookup(pyfile, scope, head, line)
         if call:
             value = self._result_of(value)
-        for part in parts[1:]:
+        for part, call in rest:
             if value is None:
                 return None
-            call = part.endswith("()")
-            value = self._attribute(value, part.removesuffix("()"))
+            value = self._attribute(value, part)
             if call:
                 value = self._result_of(value)
         return value
@@ -640,6 +871,9 @@ class PythonLinker:
         return self._result_of(self._resolve_dotted(pyfile, scope, callee, line))
 
     def _attribute(self, value: Value, name: str) -> Value | None:
+        return self._memo(self._attr_memo, (value, name), self._compute_attribute, value, name)  # type: ignore[no-any-return]
+
+    def _compute_attribute(self, value: Value, name: str) -> Value | None:
         if value.kind == "param":  # as the first value it receives (a classmethod's own class)
             bound = self._bound_values(value.key)
             return self._attribute(bound[0], name) if bound else None
@@ -674,6 +908,9 @@ class PythonLinker:
         """The value a call of ``value`` returns, as far as records show it."""
         if value is None:
             return None
+        return self._memo(self._result_memo, value, self._compute_result, value)  # type: ignore[no-any-return]
+
+    def _compute_result(self, value: Value) -> Value | None:
         if value.kind == "def":
             info = self.defs[value.key]
             if info.is_class:
@@ -693,9 +930,12 @@ class PythonLinker:
         return None
 
     def _returns(self, info: DefInfo) -> Value | None:
-        self._depth += 1
+        depth = self._depth = self._depth + 1
+        if depth > self._peak:
+            self._peak = depth
         try:
-            if self._depth > self.max_hops * 4:
+            if depth > self._limit:
+                self._cuts += 1
                 return None
             for fact in info.definition.returns:
                 value = self._fact_value(info, fact)
@@ -711,7 +951,7 @@ class PythonLinker:
         scope = info.qualname
         kind, sep, text = fact.partition(":")
         if not sep:  # an annotation
-            outer = _function_scope(pyfile, scope.rpartition(".")[0])
+            outer = self._function_scope(pyfile, scope.rpartition(".")[0])
             return self._type_value(pyfile, outer, fact, info.definition.line)
         if kind == "call":
             return self._call_result(pyfile, scope, text, info.definition.end_line)
@@ -809,22 +1049,38 @@ class PythonLinker:
     def _construction(self, caller: str, site: Site, cls: str, kind: str) -> None:
         """What ``Cls()`` runs: ``__new__`` and ``__init__`` by the MRO, or an external base's
         ``__init__``; a dataclass's generated ``__init__`` runs ``__post_init__``."""
+        targets = self._constructions.get(cls)
+        if targets is None:
+            targets = self._constructions[cls] = self._construction_targets(cls)
+        for key, external in targets:
+            self.builder.edge(
+                caller, self.builder.external(key, _LANGUAGE) if external else key, "calls", kind, site
+            )
+
+    def _construction_targets(self, cls: str) -> list[tuple[str, bool]]:
+        """(key, is external) of what ``Cls()`` runs, once per class: it reads only the MRO, the
+        bases and the decorators of the classes, each resolved once and kept."""
+        found: list[tuple[str, bool]] = []
         new = self._class_member(cls, "__new__")
         if new is not None:
-            self.builder.edge(caller, new.key, "calls", kind, site)
+            found.append((new.key, False))
         init = self._class_member(cls, "__init__")
         if init is not None:
-            self.builder.edge(caller, init.key, "calls", kind, site)
-            return
+            found.append((init.key, False))
+            return found
         if self._generated_init(cls):
             for name in ("__post_init__", "__attrs_post_init__"):
                 post = self._class_member(cls, name)
                 if post is not None:
-                    self.builder.edge(caller, post.key, "calls", kind, site)
-            return
+                    found.append((post.key, False))
+            return found
         for base in self._external_bases(cls)[:1]:
-            ext = self.builder.external(keys.join(base, "__init__"), _LANGUAGE)
-            self.builder.edge(caller, ext, "calls", kind, site)
+            found.append((keys.join(base, "__init__"), True))
+        return found
+
+    @cached_property
+    def _constructions(self) -> dict[str, list[tuple[str, bool]]]:
+        return {}
 
     def _generated_init(self, cls: str) -> bool:
         """Whether a class of the MRO is a dataclass (or attrs class), whose ``__init__`` is made."""
@@ -850,39 +1106,59 @@ class PythonLinker:
         return {}
 
     def _method_call(self, caller: str, site: Site, cls: str, call: Call) -> None:
-        attr = self._class_attr_value(cls, call.name) or self._class_body_value(cls, call.name)
-        member = self._class_member(cls, call.name)
+        plan = self._method_plans.get((cls, call.name))
+        if plan is None:
+            plan = self._method_plans[(cls, call.name)] = self._method_plan(cls, call.name)
+        attr, given, member, external, overrides = plan
         if attr is not None:
             self._call_value(caller, site, attr, "assignment", call)
-            if member is None:
-                return
-            # an attribute set on some instances only (self.run = ... in one branch): the
-            # method of the class runs on the others
-        # class hierarchy analysis: an override in each subclass may run instead
-        subclasses = subclasses_closure(self._subclasses, cls)
-        overrides = []
-        for sub in subclasses:
-            info = self.defs[sub]
-            override = self.files[info.path].defs.get(f"{info.qualname}.{call.name}")
-            if override is not None and (member is None or override.key != member.key):
-                overrides.append(override)
-        # class attributes of subclasses (``_address_class = IPv4Address``) override too
-        given = self._subclass_body_values(subclasses, call.name) if attr is None else []
         for value in given:
             self._call_value(caller, site, value, "cha", call)
         if member is not None:
-            # an abstract method of an ABC runs on no instance: only its overrides do
-            if not (overrides and self._abstract(member)):
-                self._call_value(caller, site, Value("def", member.key), "member", call)
-        elif not given:
-            bases = self._external_bases(cls)
-            if bases:
-                key = self.builder.external(keys.join(bases[0], call.name), _LANGUAGE)
-                self.builder.edge(caller, key, "calls", "member", site)
+            self._call_value(caller, site, member, "member", call)
+        if external is not None:
+            if external:
+                self.builder.edge(caller, self.builder.external(external, _LANGUAGE), "calls", "member", site)
             else:
                 self._unresolved(caller, site, "no-definition", call.name, call.text)
-        for override in overrides:
-            self._call_value(caller, site, Value("def", override.key), "cha", call)
+        for value in overrides:
+            self._call_value(caller, site, value, "cha", call)
+
+    def _method_plan(self, cls: str, name: str) -> tuple[Any, ...]:
+        """What a call of ``name`` on an instance of ``cls`` runs, once per (class, name): the
+        values called in order (an attribute, subclass attributes, the member, an external base's
+        method or "" for no definition, overrides). Calls are linked after the bindings are
+        complete, outside any resolution, so the same question always gets the same answer."""
+        attr = self._class_attr_value(cls, name) or self._class_body_value(cls, name)
+        member = self._class_member(cls, name)
+        if attr is not None and member is None:
+            return (attr, (), None, None, ())
+        # an attribute set on some instances only (self.run = ... in one branch): the method of
+        # the class runs on the others; class hierarchy analysis: an override in each subclass
+        # may run instead
+        subclasses = self._all_subclasses(cls)
+        overrides = []
+        for sub in subclasses:
+            info = self.defs[sub]
+            override = self.files[info.path].defs.get(f"{info.qualname}.{name}")
+            if override is not None and (member is None or override.key != member.key):
+                overrides.append(Value("def", override.key))
+        # class attributes of subclasses (``_address_class = IPv4Address``) override too
+        given = self._subclass_body_values(subclasses, name) if attr is None else []
+        called = None
+        external = None
+        if member is not None:
+            # an abstract method of an ABC runs on no instance: only its overrides do
+            if not (overrides and self._abstract(member)):
+                called = Value("def", member.key)
+        elif not given:
+            bases = self._external_bases(cls)
+            external = keys.join(bases[0], name) if bases else ""
+        return (attr, tuple(given), called, external, tuple(overrides))
+
+    @cached_property
+    def _method_plans(self) -> dict[tuple[str, str], tuple[Any, ...]]:
+        return {}
 
     def _subclass_body_values(self, subclasses: list[str], name: str) -> list[Value]:
         found: list[Value] = []
@@ -909,7 +1185,7 @@ class PythonLinker:
         # super() is the class after ``cls`` in the MRO of the instance, which may be a subclass
         # of ``cls`` with more classes between (cooperative multiple inheritance)
         member = None
-        for owner in [cls, *subclasses_closure(self._subclasses, cls)]:
+        for owner in [cls, *self._all_subclasses(cls)]:
             mro = self._mro(owner)
             if cls not in mro:
                 continue
@@ -1024,6 +1300,7 @@ class PythonLinker:
 
     def _bound_values(self, key: str) -> list[Value]:
         """What a parameter receives, through parameters passed on to other parameters."""
+        self._reads += 1
         found: list[Value] = []
         seen = {key}
         stack = [key]
@@ -1060,9 +1337,13 @@ class PythonLinker:
                 if not params or params[0].variadic or owner is None or owner.key == receiver.key:
                     continue
                 key = keys.join(method.key, params[0].name)
-                bound = self._bindings.setdefault(key, [Value("def", owner.key)])
+                bound = self._bindings.get(key)
+                if bound is None:
+                    bound = self._bindings[key] = [Value("def", owner.key)]
+                    self._changed_bindings()
                 if Value("def", receiver.key) not in bound:
                     bound.append(Value("def", receiver.key))
+                    self._changed_bindings()
                 self._cls_params.add(key)
 
     # ---- arguments ------------------------------------------------------------------------
@@ -1145,6 +1426,7 @@ class PythonLinker:
                     bound = self._bindings[key]
                     if Value("param", key) in bound:  # a parameter passed on to itself
                         bound.remove(Value("param", key))
+                        self._changed_bindings()
 
     def _bind(self, function: DefInfo, position: int, values: list[Value]) -> str | None:
         """Record that a parameter (by position after self/cls) receives ``values``; its name."""
@@ -1155,8 +1437,15 @@ class PythonLinker:
         if position >= len(params) or params[position].variadic:
             return None
         name = params[position].name
-        bound = self._bindings.setdefault(keys.join(function.key, name), [])
-        bound.extend(v for v in values if v not in bound)
+        key = keys.join(function.key, name)
+        bound = self._bindings.get(key)
+        if bound is None:
+            bound = self._bindings[key] = []
+            self._changed_bindings()
+        for value in values:
+            if value not in bound:
+                bound.append(value)
+                self._changed_bindings()
         return name
 
     def _decorator_calls(self, pyfile: _File, d: Definition) -> list[Call | None]:
