@@ -93,16 +93,20 @@ def control_files(root: Path, source_paths: Iterable[str], digests: bool = True)
             candidates.update(f"{folder}/{name}" for name in FOLDER_NAMES)
     found: dict[str, ControlFile] = {}
     queue = sorted(candidates)
+    base = os.fspath(root)
     while queue:
         rel = queue.pop()
         if rel in found:
             continue
-        full = root / rel
+        full = os.path.join(base, rel)  # strings, not Paths: a few thousand probes per sync
         try:
-            st = full.stat()
+            st = os.stat(full)
             if not stat.S_ISREG(st.st_mode):
                 continue
-            data = full.read_bytes() if digests or rel.endswith(".json") else b""
+            data = b""
+            if digests or rel.endswith(".json"):
+                with open(full, "rb") as handle:
+                    data = handle.read()
         except OSError:
             continue
         digest = hashlib.sha256(data).hexdigest() if digests else ""

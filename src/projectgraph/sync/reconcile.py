@@ -155,9 +155,10 @@ def reconcile(
     # a plugin's artifacts come from the indexer only: with plugins, every file goes through it
     trust = not (full or stamped_at is None or options.plugins)
     trust_before = stamped_at - RACY_NS if trust and stamped_at is not None else None
+    folder = os.fspath(base)
     for source in found.files:
         try:
-            st = os.stat(base / source.path)
+            st = os.stat(os.path.join(folder, source.path))
         except OSError:
             rest.append(source)
             continue
