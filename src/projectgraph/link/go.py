@@ -41,7 +41,9 @@ What stays unknown is an unresolved site with the method name: a receiver whose 
 do not give (an external function's result with no dependency code, a generic type parameter) is
 ``unknown-receiver``, as is a call result whose function has two definitions with two result types.
 A name a record cannot bind is ``no-definition``; a call of a parameter or of a func-typed field is
-``computed-name``, covered by the reference edges of the values passed in.
+``computed-name``, covered by the reference edges of the values passed in. A call of a parameter also
+gets an edge (kind ``reference``) to each first-party function referenced on the line of a call of
+its function: the index gives no argument positions, so that is what it can tell was passed.
 
 Values leave the code the graph sees: a first-party type that a composite literal, a conversion,
 ``new`` or a ``var`` makes refers to each of its exported methods, which code holding the value
@@ -460,6 +462,13 @@ class GoLinker:
                     continue
                 self.builder.edge(caller, info.key, "calls", "name", site)
 
+    def _is_func_type(self, typ: _Type) -> bool:
+        """A defined function type, as ``type HandlerFunc func(...)``."""
+        return any(
+            i.definition.kind == "type" and i.definition.returns[:1] == ("func",)
+            for i in self._type_defs(self._underlying(typ))
+        )
+
     def _owner_interface(self, target: DefInfo | str) -> _Type | None:
         """The interface a method belongs to, when it is an interface's method."""
         if not isinstance(target, DefInfo) or not target.definition.bases:
@@ -787,6 +796,8 @@ class GoLinker:
                 if param.type == "func" or not param.type:
                     return _Value("param")
                 typ = self._type(gofile, param.type)
+                if typ is not None and self._is_func_type(typ):  # `fmt stringFormatter`
+                    return _Value("param")
                 return (
                     _Value("value", type=typ)
                     if typ is not None

@@ -39,7 +39,8 @@ Calls. ``callee`` is the dotted text with the arguments dropped; ``receiver`` th
 last selector, where a call result is written ``F()``: ``h.NewTokenizer(r).Next()`` has receiver
 ``h.NewTokenizer()`` and name ``Next``. A type assertion is ``x.(T)``, a composite literal ``T{}``,
 an index ``a[]``; any other receiver is ``<expr>``. Generic instantiations drop their type
-arguments (``F[int](x)`` is a call of ``F``). A composite literal of a named type is a call with
+arguments (``F[int](x)`` is a call of ``F``, and so is ``F[k](x)`` of a slice or map of functions:
+the linker tells them apart by what ``F`` holds). A composite literal of a named type is a call with
 ``new`` set (``T{}``, ``&pkg.T{}``). A call of a function literal is not recorded (its body is part
 of the caller already), nor are conversions to unnamed types (``[]byte(s)``).
 
@@ -762,7 +763,7 @@ class _Extractor:
         if end - start > CALL_TEXT_MAX or "\n" in text or "  " in text or "\t" in text:
             text = short_text(source[start:end], CALL_TEXT_MAX)
         count = args.named_child_count
-        if count and b"/" in source[args_start : args.end_byte]:
+        if count and source.find(b"/", args_start, args.end_byte) >= 0:
             count = sum(1 for a in args.named_children if a.type != "comment")
         self.calls.append(
             _new(Call, (line + 1, column, scope, callee, name, receiver, count, text, False, False))
@@ -877,6 +878,11 @@ def _binding(node: Node) -> str | None:
     if kind == "parenthesized_expression" and node.named_child_count == 1:
         return _binding(node.named_children[0])
     if kind == "call_expression":
+        args = node.child_by_field_name("arguments")
+        if args is not None and node.text is not None:
+            callee = node.text[: args.start_byte - node.start_byte].decode("utf-8", "replace")
+            if _CALLEE.fullmatch(callee) and callee != "new":  # the common case, read from the bytes
+                return f"call:{callee}"
         function = node.child_by_field_name("function")
         if function is None or function.type == "func_literal":
             return None
