@@ -386,6 +386,9 @@ class GoLinker:
         if call.new:
             self._made(gofile, call.scope, call.callee, site, "calls")
             return
+        if call.callee.endswith("()") and not call.name:  # `f()()`: a call of what a call returned
+            self._call_result_call(gofile, caller, site, call)
+            return
         if call.callee == "<expr>" or not call.name:
             self._unresolved(caller, site, "computed-name", call.name, call.text)
             return
@@ -394,6 +397,21 @@ class GoLinker:
             return
         receiver = self._resolve(gofile, call.scope, call.receiver, call.line)
         self._member_call(gofile, caller, site, call, receiver)
+
+    def _call_result_call(self, gofile: _File, caller: str, site: Site, call: Call) -> None:
+        """A first-party function returns a function literal of its own body (its calls are its own
+        already) or a function it refers to: the site is covered. An external one returns its
+        package's code: the site concerns the targets under the package."""
+        function = self._resolve(gofile, call.scope, call.callee[:-2], call.line)
+        if function.kind == "funcs":
+            self._unresolved(caller, site, "computed-name", "", call.text, covered=True)
+        elif function.kind == "ext_func" and function.package:
+            prefix = keys.external(function.package, LANGUAGE)
+            self.builder.unresolved_site(
+                Unresolved(caller, site, "computed-name", "", call.text, prefix=prefix)
+            )
+        else:
+            self._unresolved(caller, site, "computed-name", "", call.text)
 
     def _bare_call(self, gofile: _File, caller: str, site: Site, call: Call) -> None:
         value = self._name(gofile, call.scope, call.name, call.line)
@@ -425,6 +443,13 @@ class GoLinker:
         elif value.kind == "value":
             # a variable of a func type: whatever the program stored in it
             self._unresolved(caller, site, "computed-name", call.name, call.text)
+        elif value.kind == "unknown" and value.package:
+            # a function an external call returned (`ctx, cancel := context.WithCancel(...)`): code of
+            # that package, which no dependency code gives
+            prefix = keys.external(value.package, LANGUAGE)
+            self.builder.unresolved_site(
+                Unresolved(caller, site, "computed-name", call.name, call.text, prefix=prefix)
+            )
         else:
             self._unresolved(caller, site, value.why or "no-definition", call.name, call.text)
 
@@ -738,7 +763,7 @@ class GoLinker:
             return _Value("type", type=_Type("builtin", "", name))
         external_dots = [p for p in gofile.dot_imports if self.resolve_import(gofile, p) is None]
         if len(external_dots) == 1 and name[:1].isupper():
-            return _Value("ext_func", key=keys.external(external_dots[0], LANGUAGE, name))
+            return _Value("ext_func", external_dots[0], key=keys.external(external_dots[0], LANGUAGE, name))
         if external_dots:
             return _Value("unknown", why="unknown-receiver")
         return _Value("unknown", why="no-definition")
@@ -857,8 +882,8 @@ class GoLinker:
         """The value of result ``position`` of a call of ``function``."""
         if function.kind == "type" and function.type is not None:
             return _Value("value", type=function.type) if position == 0 else _UNKNOWN  # a conversion
-        if function.kind == "ext_func":
-            return _Value("unknown", why="unknown-receiver")  # no dependency code gives its results
+        if function.kind == "ext_func":  # no dependency code gives its results: the package's own
+            return _Value("unknown", function.package, why="unknown-receiver")
         if function.kind != "funcs":
             return _Value("unknown", why=function.why or "unknown-receiver")
         results: list[_Value] = []
@@ -882,7 +907,7 @@ class GoLinker:
             return self._definitions_value(found) if found else _Value("unknown", why="no-definition")
         if value.kind == "ext_package":
             if name[:1].isupper():
-                return _Value("ext_func", key=keys.external(value.package, LANGUAGE, name))
+                return _Value("ext_func", value.package, key=keys.external(value.package, LANGUAGE, name))
             return _UNKNOWN
         if value.kind in ("value", "type") and value.type is not None:
             typ = value.type
@@ -891,12 +916,13 @@ class GoLinker:
             if defs and len(defs) == len(methods):
                 return _Value("funcs", funcs=defs)
             if methods:
-                return _Value("ext_func", key=str(methods[0]))
+                key = str(methods[0])
+                return _Value("ext_func", "/".join(key.split(keys.SEP)[:-2]), key=key)
             field_type = self._field_type(typ, name)
             if field_type is not None:
                 return _Value("value", type=field_type)
             if typ.kind == "ext" and name[:1].isupper():
-                return _Value("ext_func", key=keys.join(typ.ext_key, name))
+                return _Value("ext_func", typ.package, key=keys.join(typ.ext_key, name))
             return _UNKNOWN
         return _UNKNOWN
 

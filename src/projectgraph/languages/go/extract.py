@@ -38,11 +38,12 @@ Types are written as the source names them with pointers and type arguments drop
 Calls. ``callee`` is the dotted text with the arguments dropped; ``receiver`` the text before the
 last selector, where a call result is written ``F()``: ``h.NewTokenizer(r).Next()`` has receiver
 ``h.NewTokenizer()`` and name ``Next``. A type assertion is ``x.(T)``, a composite literal ``T{}``,
-an index ``a[]``; any other receiver is ``<expr>``. Generic instantiations drop their type
-arguments (``F[int](x)`` is a call of ``F``, and so is ``F[k](x)`` of a slice or map of functions:
-the linker tells them apart by what ``F`` holds). A composite literal of a named type is a call with
-``new`` set (``T{}``, ``&pkg.T{}``). A call of a function literal is not recorded (its body is part
-of the caller already), nor are conversions to unnamed types (``[]byte(s)``).
+an index ``a[]``; any other receiver is ``<expr>``. A call of a call's result has the inner call as
+callee and no name (``chtmpdir(t)()`` has callee ``chtmpdir()``). Generic instantiations drop their
+type arguments (``F[int](x)`` is a call of ``F``, and so is ``F[k](x)`` of a slice or map of
+functions: the linker tells them apart by what ``F`` holds). A composite literal of a named type is
+a call with ``new`` set (``T{}``, ``&pkg.T{}``). A call of a function literal is not recorded (its
+body is part of the caller already), nor are conversions to unnamed types (``[]byte(s)``).
 
 Bindings (``Assignment``). ``value`` is ``call:<callee>`` for the first result of a call and
 ``call:<callee>#<n>`` for result ``n`` (``n, err := f()`` binds ``n`` to ``call:f`` and ``err`` to
@@ -748,13 +749,18 @@ class _Extractor:
                 else:
                     head, _, name = inner.rpartition(".")
                     receiver = head or None
+            elif kind == "call_expression":  # `f()()`: a call of what a call returned
+                inner = chain(function)
+                receiver, name = None, ""
+                callee = inner or "<expr>"
             elif kind in _UNNAMED_TYPES:
                 return  # a conversion to an unnamed type runs no code
             else:
                 receiver, name = "<expr>", ""
-            callee = f"{receiver}.{name}" if receiver else name
-            if not name:
-                callee = "<expr>"
+            if kind != "call_expression":
+                callee = f"{receiver}.{name}" if receiver else name
+                if not name:
+                    callee = "<expr>"
         line, column = node.start_point
         scope = self.scopes[self.scope_entry(start)]
         end = node.end_byte
