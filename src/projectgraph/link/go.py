@@ -177,7 +177,7 @@ class _Type(NamedTuple):
 class _Value(NamedTuple):
     """What an expression stands for: a package, a type, a value of a type, functions, a closure."""
 
-    kind: str  # package | ext_package | type | value | funcs | ext_func | closure | param | unknown
+    kind: str  # package | ext_package | type | value | funcs | ext_func | closure | param | covered | unknown
     package: str = ""  # the package ident / import path
     type: _Type | None = None
     funcs: tuple[DefInfo, ...] = ()
@@ -439,6 +439,9 @@ class GoLinker:
             # the functions the records show passed to the caller, then whatever else it was given
             for info in self._passed.get(caller, ()):
                 self.builder.edge(caller, info.key, "calls", "reference", site)
+            self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
+        elif value.kind == "covered":
+            # a function a first-party function returned: a literal of its body or one it refers to
             self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
         elif value.kind == "value":
             # a variable of a func type: whatever the program stored in it
@@ -895,7 +898,13 @@ class GoLinker:
             if position >= len(returns) or not returns[position]:
                 results.append(_UNKNOWN)
                 continue
+            if returns[position] == "func":  # a function the function made or refers to: covered
+                results.append(_Value("covered"))
+                continue
             typ = self._type(self.files[info.path], returns[position])
+            if typ is not None and self._is_func_type(typ):
+                results.append(_Value("covered"))
+                continue
             results.append(_Value("value", type=typ) if typ is not None else _UNKNOWN)
         return _agree(results)
 
