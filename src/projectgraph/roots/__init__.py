@@ -153,7 +153,7 @@ def _uses_framework(index: FileIndex, frameworks: Sequence[str], deps: frozenset
 
 
 def _is_test(path: str, test_paths: Sequence[str]) -> bool:
-    return any(fnmatchcase(path, pattern) or fnmatchcase("/" + path, "/" + pattern) for pattern in test_paths)
+    return any(_glob(path, pattern) for pattern in test_paths)
 
 
 def _glob(path: str, pattern: str) -> bool:
