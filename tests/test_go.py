@@ -19,6 +19,7 @@ edge the gold lacks is a failure unless ``KNOWN_EXTRAS`` lists it. Both lists ar
 from __future__ import annotations
 
 import json
+import shutil
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -420,3 +421,35 @@ def test_skeleton_blanks_data_only_values_and_keeps_lines() -> None:
     assert b"build(1)" in blanked and b"go1()" in blanked and b"{{5}}" in blanked
     assert not parser("go").parse(blanked).root_node.has_error
     assert skeleton(b"package p\n\nfunc F() {}\n") is None
+
+
+# ---- real code ----------------------------------------------------------------------------------
+
+GOROOT_SRC = next(
+    (
+        p
+        for p in sorted(Path("/usr/share").glob("go*/src")) + sorted(Path("/usr/lib").glob("go*/src"))
+        if p.is_dir()
+    ),
+    None,
+)
+
+
+@pytest.mark.skipif(GOROOT_SRC is None, reason="no Go source tree (Debian's golang-src) on this machine")
+def test_standard_library_packages_link_as_module_std(tmp_path: Path) -> None:
+    """A few packages of the Go source tree, as `module std` (the peer bug: pkg.F() unresolved)."""
+    assert GOROOT_SRC is not None
+    for package in ("io", "strings", "bufio", "unicode/utf8", "errors"):
+        shutil.copytree(GOROOT_SRC / package, tmp_path / package)
+    (tmp_path / "go.mod").write_text("module std\n\ngo 1.19\n", encoding="utf-8")
+    run = build_graph(tmp_path, IndexOptions(workers=1))
+    assert run.index.statuses and all(s.status == "indexed" for s in run.index.statuses)
+    edges = call_edges(run.graph)
+    assert ("bufio/bufio.go//Reader//ReadString", "bufio/bufio.go//Reader//collectFragments") in edges
+    assert ("strings/reader.go//Reader//ReadRune", "unicode/utf8/utf8.go//DecodeRuneInString") in edges
+    assert ("io/io.go//ReadAll", "io/io.go//Reader//Read") in edges
+    # r.Read on an io.Reader reaches the first-party readers: per site, or through the interface's method
+    readers = {
+        callee for caller, callee in edges if caller in ("io/io.go//ReadAll", "io/io.go//Reader//Read")
+    }
+    assert "strings/reader.go//Reader//Read" in readers and "bufio/bufio.go//Reader//Read" in readers

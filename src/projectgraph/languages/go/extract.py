@@ -627,7 +627,7 @@ class _Extractor:
 
     def _bind_all(self, names: list[str], values: list[Node], line: int, scope: str) -> None:
         if len(values) == 1 and len(names) > 1:
-            first = _binding(values[0])
+            first = _binding(values[0], self.source)
             if first is None:
                 return
             kind = first.partition(":")[0]
@@ -649,7 +649,7 @@ class _Extractor:
                 continue
             if name == "_":
                 continue
-            bound = _binding(value_node)
+            bound = _binding(value_node, self.source)
             if bound is None:
                 continue
             value = bound
@@ -878,15 +878,15 @@ def _receiver(node: Node) -> tuple[str, str]:
     return "", ""
 
 
-def _binding(node: Node) -> str | None:
+def _binding(node: Node, source: bytes) -> str | None:
     """What a value expression gives a name it is bound to (see the module doc), or None."""
     kind = node.type
     if kind == "parenthesized_expression" and node.named_child_count == 1:
-        return _binding(node.named_children[0])
+        return _binding(node.named_children[0], source)
     if kind == "call_expression":
         args = node.child_by_field_name("arguments")
-        if args is not None and node.text is not None:
-            callee = node.text[: args.start_byte - node.start_byte].decode("utf-8", "replace")
+        if args is not None:
+            callee = source[node.start_byte : args.start_byte].decode("utf-8", "replace")
             if _CALLEE.fullmatch(callee) and callee != "new":  # the common case, read from the bytes
                 return f"call:{callee}"
         function = node.child_by_field_name("function")
@@ -918,7 +918,7 @@ def _binding(node: Node) -> str | None:
         if operand is None:
             return None
         if operator == "&":
-            return _binding(operand)
+            return _binding(operand, source)
         if operator == "*":
             written = chain(operand)
             return None if written is None else f"name:{written}"
