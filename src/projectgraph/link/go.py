@@ -48,7 +48,9 @@ its function: the index gives no argument positions, so that is what it can tell
 Values leave the code the graph sees: a first-party type that a composite literal, a conversion,
 ``new`` or a ``var`` makes refers to each of its exported methods, which code holding the value
 through an interface (external code included) can call. ``init`` functions run when their package
-loads: the file's top level calls them, and an import reaches them.
+loads: the file's top level calls them, and an import reaches them. A ``//go:linkname`` above a
+function joins it both ways to the function it names in another package (the runtime gives
+``sync.runtime_Semacquire`` its code that way).
 """
 
 from __future__ import annotations
@@ -344,6 +346,10 @@ class GoLinker:
                 self.builder.edge(
                     path, gofile.defs["init"].key, "calls", "direct", Site(path, d.line, d.column)
                 )
+        for d in index.definitions:
+            for directive in d.decorators:
+                if directive.startswith("go:linkname "):
+                    self._linkname(gofile, d.qualname, directive.split()[1:])
         for call in index.calls:
             self._call(gofile, call)
         for ref in index.references:
@@ -354,6 +360,27 @@ class GoLinker:
                     self._made(
                         gofile, scope, assignment.value[5:], Site(path, assignment.line, 0), "references"
                     )
+
+    def _linkname(self, gofile: _File, qualname: str, names: list[str]) -> None:
+        """``//go:linkname local path.name`` makes two names one function: a declaration with no body
+        on one side, its code on the other. The two are joined both ways (the edge out of the side
+        with no body is the one that runs)."""
+        info = gofile.defs.get(qualname)
+        if info is None or len(names) != 2 or names[0] != qualname:
+            return
+        path, dot, name = names[1].rpartition(".")
+        if not dot or not _NAME.fullmatch(name):
+            return
+        site = Site(gofile.path, info.definition.line, info.definition.column)
+        package = self.resolve_import(gofile, path)
+        if package is None:
+            key = self.builder.external(keys.external(path, LANGUAGE, name), LANGUAGE)
+            self.builder.edge(info.key, key, "calls", "direct", site)
+            return
+        for target in package.scope.get(name, []):
+            if _is_function(target) and target.key != info.key:
+                self.builder.edge(info.key, target.key, "calls", "direct", site)
+                self.builder.edge(target.key, info.key, "calls", "direct", site)
 
     def _load_targets(self, package: _Package) -> list[str]:
         """The files of a package that do work when it loads, or its first file."""

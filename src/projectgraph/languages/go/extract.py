@@ -28,7 +28,9 @@ of its method set is a definition ``Iface.Method`` of kind method with ``bases``
 (``type A = B``; ``returns`` holds ``B``), and package variables (kind ``variable``, ``returns``
 their declared type). ``returns`` of a function or method is the type of each result by position
 (``(*h.Tokenizer, error)`` -> ``("h.Tokenizer", "error")``). ``decorators`` are the ``//go:``
-directives above a declaration (``go:noinline``), ``doc`` the first line of its doc comment.
+directives above a declaration (``go:noinline``; a ``go:linkname`` keeps its arguments:
+``go:linkname sync_runtime_Semacquire sync.runtime_Semacquire``), ``doc`` the first line of its
+doc comment.
 
 Types are written as the source names them with pointers and type arguments dropped:
 ``*pkg.T[int]`` -> ``pkg.T``; ``[]*T`` -> ``[]T``; ``map[string]*T`` -> ``map[string]T``;
@@ -424,7 +426,11 @@ class _Extractor:
             lines.append(raw.decode("utf-8", "replace"))
             end = start - 1
         lines.reverse()
-        directives = tuple(m.group(1) for line in lines if (m := _DIRECTIVE.match(line)))
+        directives = tuple(
+            " ".join(line[2:].split()) if m.group(1) == "go:linkname" else m.group(1)
+            for line in lines
+            if (m := _DIRECTIVE.match(line))
+        )
         doc = ""
         for line in lines:
             if not _DIRECTIVE.match(line):
