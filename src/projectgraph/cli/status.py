@@ -30,6 +30,8 @@ def command(project: Path | None, as_json: bool) -> None:
         fail(str(error))
         return
     now = time.time()
+    synced_ns = sql.metadata_int(opened.store.connection, "synced_at_ns")
+    last_sync = max(run["finished"], synced_ns / 1e9 if synced_ns else 0.0) if run else None
     watcher = read_state(opened.folder)
     staleness = _staleness(opened.root, changes, run, now)
     answer = {
@@ -44,7 +46,7 @@ def command(project: Path | None, as_json: bool) -> None:
             "changed": list(changes.changed),
             "controls": list(changes.controls),
         },
-        "last_sync": run["finished"] if run else None,
+        "last_sync": last_sync,
         "staleness_seconds": staleness,
         "watcher": watcher,
         "last_run": run,
@@ -56,7 +58,7 @@ def command(project: Path | None, as_json: bool) -> None:
         click.echo(f"{opened.root}: not indexed yet (run `projectgraph index`)")
         return
     stats = run["stats"]
-    ago = _ago(now - run["finished"])
+    ago = _ago(now - (last_sync or run["finished"]))
     if changes:
         behind = f"{_ago(staleness)} behind" if staleness else "behind"
         state = f"stale: {changes.pending} file(s) pending, {behind}"

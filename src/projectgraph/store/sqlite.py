@@ -662,10 +662,12 @@ def _write_state(
         connection.executemany(
             "INSERT INTO control_files(path, digest, size, mtime_ns) VALUES (?,?,?,?)", list(controls)
         )
-    connection.execute(
-        "INSERT INTO metadata(name, value) VALUES('stamped_at_ns', ?) "
-        "ON CONFLICT(name) DO UPDATE SET value=excluded.value",
-        (str(stamped_at if stamped_at is not None else -1),),
+    connection.executemany(
+        "INSERT INTO metadata(name, value) VALUES(?, ?) ON CONFLICT(name) DO UPDATE SET value=excluded.value",
+        [
+            ("stamped_at_ns", str(stamped_at if stamped_at is not None else -1)),
+            ("synced_at_ns", str(time.time_ns())),  # a sync that found nothing to change counts too
+        ],
     )
 
 

@@ -50,6 +50,8 @@ BUSY_RETRIES = 40
 BUSY_WAIT = 0.5  # seconds between two tries while another process holds the writer lock
 """Past BUSY_RETRIES tries the watcher reports itself behind; the next event or check tries again."""
 
+WAKE_MS = 250  # the longest the loop waits for the backend before it looks at the clock
+
 STATE_FILE = "watch.json"
 LOCK_FILE = "watch.lock"
 
@@ -188,6 +190,7 @@ class Watcher:
         self.report = report or (lambda event: None)
         self.stop_event = threading.Event()
         self._state: dict[str, Any] = {}
+        self._synced_at = time.monotonic()
         self._filter = PathFilter(self.root, self.options)
 
     def stop(self) -> None:
@@ -212,20 +215,29 @@ class Watcher:
             self._set_state(
                 pid=os.getpid(), started=time.time(), state="starting", pending=0, syncs=0, last_sync=None
             )
-            self._sync(store, "start", 0, full=False)
+            started = False
             while not self.stop_event.is_set():
                 try:
+                    # The backend wakes the loop every WAKE_MS: the first wake comes once every
+                    # folder is watched, and only then the start-up sync runs, so no change made
+                    # while the watches were set up is missed.
                     for changes in watchfiles.watch(
                         self.root,
                         watch_filter=lambda _change, path: self._filter(path),
                         debounce=max(self.debounce_ms * 10, 1600),
                         step=max(self.debounce_ms, 1),
                         stop_event=self.stop_event,
-                        rust_timeout=int(self.check_every * 1000),
+                        rust_timeout=WAKE_MS,
                         yield_on_timeout=True,
                         raise_interrupt=True,
                     ):
-                        self._batch(store, [path for _, path in changes])
+                        if not started:
+                            started = True
+                            self._sync(store, "start", 0, full=False)
+                        elif changes:
+                            self._batch(store, [path for _, path in changes])
+                        elif time.monotonic() - self._synced_at >= self.check_every:
+                            self._sync(store, "check", 0, full=False)  # no event for check_every
                         if self.stop_event.is_set():
                             break
                 except (RuntimeError, OSError) as error:  # the backend failed: events may be lost
@@ -242,9 +254,6 @@ class Watcher:
 
     def _batch(self, store: Any, paths: Iterable[str]) -> None:
         relevant = sorted(set(paths))
-        if not relevant:
-            self._sync(store, "check", 0, full=False)  # the idle check: no event for check_every
-            return
         self._set_state(pending=len(relevant))
         if len(relevant) > self.burst:
             self._sync(store, "burst", len(relevant), full=True)
@@ -282,4 +291,5 @@ class Watcher:
             )
         else:
             self._set_state(state="behind", error=error)
+        self._synced_at = time.monotonic()
         self.report(WatchEvent(reason, paths, result, error))
