@@ -17,6 +17,8 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -417,7 +419,10 @@ _LAST_DIGESTS: dict[str, tuple[Any, str]] = {}
 
 
 def _groups(graph: Graph) -> dict[str, _Group]:
-    """The graph's rows by file; a row whose node is not in the graph is left out (as it is stored)."""
+    """The graph's rows by file; a row whose node is not in the graph is left out (as it is stored).
+
+    The rows come sorted by their node's key, so they are handed out run by run (``groupby``):
+    one lookup per node, not per row, on a graph of hundreds of thousands of edges."""
     path_of = {node.key: node.path for node in graph.nodes}
     groups: dict[str, _Group] = {}
     for node in graph.nodes:
@@ -425,22 +430,19 @@ def _groups(graph: Graph) -> dict[str, _Group]:
         if group is None:
             group = groups[node.path] = _Group(node.path)
         group.nodes.append(node)
-    for edge in graph.edges:
-        path = path_of.get(edge.caller)
-        if path is not None and edge.callee in path_of:
-            groups[path].edges.append(edge)
-    for site in graph.unresolved:
-        path = path_of.get(site.caller)
-        if path is not None:
-            groups[path].unresolved.append(site)
-    for flag in graph.dynamic:
-        path = path_of.get(flag.caller)
-        if path is not None:
-            groups[path].dynamic.append(flag)
-    for root in graph.roots:
-        path = path_of.get(root.key)
-        if path is not None:
-            groups[path].roots.append(root)
+    edges: Iterable[Edge] = graph.edges
+    if not set(map(itemgetter(1), graph.edges)) <= path_of.keys():
+        edges = [edge for edge in graph.edges if edge.callee in path_of]
+    for part, rows in (
+        ("edges", edges),
+        ("unresolved", graph.unresolved),
+        ("dynamic", graph.dynamic),
+        ("roots", graph.roots),
+    ):
+        for key, run in groupby(rows, itemgetter(0)):
+            path = path_of.get(key)
+            if path is not None:
+                getattr(groups[path], part).extend(run)
     return groups  # each list in the graph's (sorted) order
 
 
