@@ -11,11 +11,11 @@ importing module that the path names (for ``module std`` every path whose first 
 dot names the folder of that path under the module), to the module's ``vendor/`` folder, and to
 another module of the project whose path is a prefix (a workspace, or a ``replace`` with a local
 folder). With no go.mod at all (a GOPATH tree), a path resolves to the shortest project folder
-that ends with it. Any
-other path is external: its key is the path with ``//`` for ``/`` (``net//http``), and a name under
-it is ``net//http//ListenAndServe``. An import is an ``imports`` edge from the file to the files of
-the package that do work when it loads (package variables with calls, ``init``) or, with none, to
-its first file; an external import is an edge to the package's key.
+that ends with it. Any other path is external: its key is the path with ``//`` for ``/``
+(``net//http``), and a name under it is ``net//http//ListenAndServe``. An import is an ``imports``
+edge from the file to the first file of the package that does work when the package loads (package
+variables with calls, ``init``), which has an ``imports`` edge to each other such file; with none,
+to the package's first file. An external import is an edge to the package's key.
 
 Calls. A bare name resolves to a local binding of the function (a closure, a function value, a
 parameter), then to the package's functions and types (every definition of the name, one per
@@ -383,7 +383,9 @@ class GoLinker:
                 self.builder.edge(target.key, info.key, "calls", "direct", site)
 
     def _load_targets(self, package: _Package) -> list[str]:
-        """The files of a package that do work when it loads, or its first file."""
+        """The file an import of a package reaches: its first file that does work when the package
+        loads (package variables with calls, ``init``), which reaches each other such file of the
+        package in turn (one edge per import, not one per import and file); or its first file."""
         if package.ident in self._loads:
             return self._loads[package.ident]
         busy = [
@@ -393,8 +395,10 @@ class GoLinker:
             and not f.path.endswith("_test.go")
             and (any(c.scope == "" for c in f.index.calls) or "init" in f.defs)
         ]
+        for path in busy[1:]:
+            self.builder.edge(busy[0], path, "imports", "import", NO_SITE)
         first = [f.path for f in package.files if not f.excluded and not f.path.endswith("_test.go")]
-        self._loads[package.ident] = busy or first[:1]
+        self._loads[package.ident] = busy[:1] or first[:1]
         return self._loads[package.ident]
 
     def _is_receiver(self, gofile: _File, assignment: Assignment) -> bool:
