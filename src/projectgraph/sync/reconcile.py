@@ -13,9 +13,11 @@ candidates are global), so a sync links the whole project again; what it saves i
 - **write**: ``store.sqlite.write_graph`` rewrites only the per-file groups of rows whose digest
   changed.
 
-Stamps are taken before a file is read, so a file changed while a sync runs is seen by the next one.
-The caller holds the writer lock; the write is one transaction, so a sync that fails or is killed
-leaves the previous graph, and the next sync repairs.
+A process that syncs again (a watcher, a server) keeps its last sync's indexes by key, so an
+unchanged file's index is not even decoded from the store. Stamps are taken before a file is read,
+so a file changed while a sync runs is seen by the next one. The caller holds the writer lock; the
+write is one transaction, so a sync that fails or is killed leaves the previous graph, and the next
+sync repairs; a Ctrl-C while files are read ends the sync with nothing written.
 """
 
 from __future__ import annotations
