@@ -250,3 +250,11 @@ def test_language_spec_is_deep() -> None:
     spec = all_languages()["java"]
     assert spec.tier == "deep" and spec.extensions == (".java",)
     assert {"cha", "member", "direct"} <= set(spec.edge_kinds)
+
+
+def test_public_members_have_their_external_key() -> None:
+    graph = case_graph("packages_imports")
+    node = graph.node_by_key["src/main/java/com/acme/util/Strings.java//Strings//Builder//add"]
+    assert node.external == "com//acme//util//Strings//Builder//add"
+    # a package-private class is no public API
+    assert graph.node_by_key["src/main/java/com/acme/app/Helper.java//Helper"].external == ""

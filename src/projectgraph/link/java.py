@@ -20,10 +20,15 @@ edge to the method that ``T`` declares or inherits (an external supertype gives 
 extends ``java.lang.Thread``, so ``t.start()`` is ``java//lang//Thread//start``), and a ``cha``
 edge to the method each subtype of ``T`` declares or inherits instead. An abstract or interface
 method with no body gets no member edge when implementations exist; with none, the site is an
-``interface-receiver`` record. A receiver of an external type also gets ``cha`` edges to the
-project's classes that extend or implement it. A class refers to each of its methods that
-overrides a supertype's (the rule ``override``; an ``@Override`` method of a class with an external
-supertype too): what constructs it reaches what external code calls on it (``run``, ``compare``).
+``interface-receiver`` record, and so is a call with more than ``MAX_CHA`` implementations
+(none gets an edge; the record keeps the method name, which scopes it). A receiver of an external
+type also gets ``cha`` edges to the project's classes that extend or implement it. A class refers
+to each of its methods that overrides a supertype's (the rule ``override``; an ``@Override`` method
+of a class with an external supertype too): what constructs it reaches what external code calls on
+it (``run``, ``compare``).
+
+A public type or member of the project has its external key as ``Node.external``
+(``java//util//List//add`` in the JDK's own sources), so a target by that key finds it.
 
 Constructors: ``new T()`` is a ``direct`` edge to the class (whose node holds the code of field
 initializers and initializer blocks) and to ``T.<init>`` when written; an external class's key
@@ -238,6 +243,14 @@ class JavaLinker:
             if self.defs[key].definition.kind in _TYPE_KINDS:
                 self._bases(key)
         self._frozen = True
+        # a public member stands for the key another project writes for it: java//util//List//add
+        for jfile in self.files.values():
+            for qualname, info in jfile.defs.items():
+                if self._public_chain(jfile, qualname):
+                    node = self.builder.nodes.get(info.key)
+                    if node is not None and not node.external:
+                        external = keys.join(keys.external(jfile.package, LANGUAGE), *qualname.split("."))
+                        self.builder.nodes[info.key] = node._replace(external=external)
         for jfile in self.files.values():
             for info in jfile.defs.values():
                 if info.definition.kind in _TYPE_KINDS:
@@ -246,6 +259,17 @@ class JavaLinker:
                 self._call(jfile, call)
             for ref in jfile.index.references:
                 self._reference(jfile, ref)
+
+    def _public_chain(self, jfile: _File, qualname: str) -> bool:
+        """Whether a definition and every type around it are public (or protected): no local class."""
+        parts = qualname.split(".")
+        for end in range(1, len(parts) + 1):
+            info = jfile.defs.get(".".join(parts[:end]))
+            if info is None or not info.definition.exported:
+                return False
+            if end < len(parts) and info.definition.kind not in _TYPE_KINDS:
+                return False
+        return True
 
     def _caller(self, jfile: _File, scope: str) -> str:
         current = scope
@@ -459,10 +483,19 @@ class JavaLinker:
             return inherited
         kind = self.defs[cls].definition.kind
         if kind == "enum" and name in ENUM_METHODS:
-            return f"java//lang//Enum//{name}"
+            return self._lang_method("Enum", name)
         if name in OBJECT_METHODS:
-            return f"java//lang//Object//{name}"
+            return self._lang_method("Object", name)
         return None
+
+    def _lang_method(self, cls: str, name: str) -> DefInfo | str:
+        """A method of ``java.lang.Object``/``Enum``: the project's own when it holds java.lang."""
+        own = self.packages.get("java.lang", {}).get(cls)
+        if own is not None:
+            member = self._declared(own.key, name)
+            if member is not None:
+                return member
+        return f"java//lang//{cls}//{name}"
 
     def _external_method(self, cls: str, name: str) -> str | None:
         """The key of a method a type inherits from an external supertype: its external superclass
@@ -807,7 +840,11 @@ class JavaLinker:
         if found is not None and not (abstract and overrides):
             self._edge_to(caller, site, found, "member")
         if len(overrides) > MAX_CHA:
-            self._unresolved(caller, site, "limit", name, call.text)
+            # more implementations than MAX_CHA: none gets an edge, and the site keeps the name
+            # (reach scopes it by the name, as any interface call it cannot enumerate)
+            self._unresolved(
+                caller, site, "interface-receiver", name, f"{len(overrides)} overrides: {call.text}"
+            )
             return
         for target in overrides:
             self.builder.edge(caller, target, "calls", "cha", site)
@@ -854,7 +891,9 @@ class JavaLinker:
                 targets.append(member.key)
         targets = list(dict.fromkeys(targets))
         if len(targets) > MAX_CHA:
-            self._unresolved(caller, site, "limit", call.name, call.text)
+            self._unresolved(
+                caller, site, "interface-receiver", call.name, f"{len(targets)} implementations: {call.text}"
+            )
             return
         for target in targets:
             self.builder.edge(caller, target, "calls", "cha", site)

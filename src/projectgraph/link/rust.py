@@ -22,7 +22,8 @@ gives its return type, ``unwrap``/``expect``/``?`` give the ``T`` of an ``Option
 A type's methods come from its impl blocks (inherent first), then the default methods of the traits
 it implements, then derived traits. A trait type (``&dyn Trait``, ``impl Trait``, ``T: Trait``)
 gets a member edge to the trait's default method and ``cha`` edges to the method of each impl
-(blanket impls included); a first-party trait with neither is a ``trait-receiver`` site. A trait
+(blanket impls included); a first-party trait with neither is a ``trait-receiver`` site, and so is
+a call with more than ``MAX_CHA`` impls (the record keeps the method name, which scopes it). A trait
 or type of a dependency gets the edge to its external key, plus the ``cha`` edges to the project's
 impls of it. A type's trait impl methods are referred to by the type (the rule ``override``):
 what constructs it reaches what external code calls on it (``Drop``, ``Display``, ``Iterator``).
@@ -1383,7 +1384,8 @@ class RustLinker:
                     targets.append(info.key)
         targets = list(dict.fromkeys(targets))
         if len(targets) > MAX_CHA:
-            self._unresolved(caller, site, "limit", name, f"{len(targets)} implementations")
+            # more impls than MAX_CHA: none gets an edge, and the site keeps the method name
+            self._unresolved(caller, site, "trait-receiver", name, f"{len(targets)} implementations")
             return 1
         for target in targets:
             self.builder.edge(caller, target, "calls", "cha", site)
