@@ -313,3 +313,24 @@ def test_options_of_the_run_hold_for_files_served_by_their_stamp(tmp_path: Path)
         assert stored(project) == build_graph(root, small).graph.dumps()
         assert project.sync(ONE).changed == ("app/main.py",)
         assert stored(project) == full(root)
+
+
+def test_full_reads_every_file_and_a_config_a_tsconfig_extends_is_a_control_file(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "p",
+        {
+            "tsconfig.json": '{"extends": "./config/base.json"}',
+            "config/base.json": '{"compilerOptions": {"baseUrl": "src"}}',
+            "src/a.ts": "export function a() { return 1; }\n",
+            "src/b.ts": 'import { a } from "a";\nexport function b() { return a(); }\n',
+        },
+    )
+    age(root)
+    with Project(root) as project:
+        project.sync(ONE)
+        assert project.sync(ONE, full=True).read == 2
+        (root / "config" / "base.json").write_text('{"compilerOptions": {"baseUrl": "."}}')
+        assert project.file_changes().controls == ("config/base.json",)
+        result = project.sync(ONE)
+        assert result.controls == ("config/base.json",) and result.relinked
+        assert stored(project) == full(root)
