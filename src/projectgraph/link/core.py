@@ -8,14 +8,13 @@ unresolved sites; ``finish`` sorts them, keeps one edge per (caller, callee, sit
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
 from projectgraph import keys
 from projectgraph.fileindex import Definition
+from projectgraph.gcpause import paused_gc
 from projectgraph.graph import Dynamic, Edge, Node, Site, Truncation, Unresolved, strongest
 from projectgraph.manifests import Manifests
 
@@ -66,22 +65,6 @@ class DefInfo:
         self.qualname = self.definition.qualname
         self.is_class = kind in ("class", "interface", "abstract_class")
         self.is_callable = kind in ("function", "method", "constructor", "getter", "setter")
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Run a block without the cyclic garbage collector.
-
-    Linking allocates millions of small tuples that live until the graph is built; each collection
-    rescans them all (on Django a third of the link time). They form no cycles, so nothing is
-    lost: what cycles the block leaves are collected once the collector runs again."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class GraphBuilder:

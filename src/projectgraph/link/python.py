@@ -23,6 +23,7 @@ from typing import Any
 
 from projectgraph import keys
 from projectgraph.fileindex import Assignment, Call, Definition, FileIndex, Import, Reference
+from projectgraph.gcpause import paused_gc
 from projectgraph.graph import Dynamic, Site, Unresolved
 from projectgraph.link.core import (
     DefInfo,
@@ -32,7 +33,6 @@ from projectgraph.link.core import (
     c3_linearize,
     module_node,
     node_for,
-    paused_gc,
     subclasses_closure,
 )
 from projectgraph.manifests import EntryPoint
@@ -56,6 +56,8 @@ _LANGUAGE = "python"
 # the kinds of a lookup step (PythonLinker._step)
 _CANDIDATES, _PARAM, _STARS, _NOTHING = range(4)
 _MISSING = object()
+_NONE: tuple[None, str] = (None, "none")
+_BUILTIN_VALUES = {name: (Value("ext", f"builtins//{name}"), "builtin") for name in BUILTINS}
 _PENDING = object()  # a self-attribute value being resolved
 
 
@@ -74,10 +76,11 @@ class _File:
     # (function scope, line) -> the innermost class whose body holds the line
     class_lines: dict[tuple[str, int], str] = field(default_factory=dict)
     children: dict[str, list[tuple[str, Definition]]] | None = None  # built by _members
+    class_attr_names: dict[str, list[str]] | None = None  # built by _class_attr_names
     # built on first use, from this file's records alone: what each scope binds to a name, the
     # lookup plan of a (scope, name), the scope chains and enclosing function scopes
-    steps: dict[tuple[str, str], tuple[Any, ...]] = field(default_factory=dict)
-    plans: dict[tuple[str, str], tuple[Any, ...]] = field(default_factory=dict)
+    binders: dict[str, dict[str, tuple[Any, ...]]] | None = None
+    star_steps: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     chains: dict[str, tuple[str, ...]] = field(default_factory=dict)
     function_scopes: dict[str, str] = field(default_factory=dict)
     # resolved values of this file's bindings (see PythonLinker._memo), by id of the record
@@ -188,6 +191,27 @@ class PythonLinker:
         for pyfile in self.files.values():
             self._link_file(pyfile)
         self.decorator_edges()
+        self._release()
+
+    def _release(self) -> None:
+        """Drop the tables that only made linking fast (rebuilt on demand), so that the collector,
+        once it runs again, does not rescan them; what defines answers (bases, MROs, attribute
+        values, bindings) stays for the entry points the roots resolve."""
+        self._forget_values()
+        for pyfile in self.files.values():
+            pyfile.binders, pyfile.chains, pyfile.function_scopes = None, {}, {}
+        self._member_cache = {}
+        self._subclass_cache = {}
+        self._dotted = {}
+        self._call_tables = {}
+        for name in (
+            "_method_plans",
+            "_member_tables",
+            "_constructions",
+            "_self_assign_tables",
+            "_subclass_table_cache",
+        ):
+            self.__dict__.pop(name, None)
 
     def _link_file(self, pyfile: _File) -> None:
         index = pyfile.index
@@ -617,28 +641,26 @@ class PythonLinker:
                 found = self._lookup_class_body(pyfile, body, name, line)
                 if found is not None:
                     return found
-            plan = pyfile.plans.get((scope, name))
-            if plan is None:
-                plan = self._plan(pyfile, scope, name)
-            for current, step, first in plan[0]:
-                found = self._take(pyfile, current, name, step, line if first else None)
-                if found[1] != "none":
-                    return found
-            return plan[1]  # type: ignore[no-any-return]
+            binders = pyfile.binders
+            if binders is None:
+                binders = self._binders(pyfile)
+            by_scope = binders.get(name)
+            stars = pyfile.star_steps
+            if by_scope is not None or stars:
+                chain = pyfile.chains.get(scope) or self._scopes(pyfile, scope)
+                for index, current in enumerate(chain):
+                    step = by_scope.get(current) if by_scope is not None else None
+                    if step is None:
+                        step = stars.get(current)
+                        if step is None:
+                            continue
+                    found = self._take(pyfile, current, name, step, line if index == 0 else None)
+                    if found[1] != "none":
+                        return found
+            return _BUILTIN_VALUES.get(name, _NONE)
         finally:
             self._depth -= 1
             resolving.discard(slot)
-
-    def _plan(self, pyfile: _File, scope: str, name: str) -> tuple[Any, ...]:
-        """The scopes of a use's chain that may bind ``name``, and the answer when none does."""
-        steps = []
-        for index, current in enumerate(self._scopes(pyfile, scope)):
-            step = pyfile.steps.get((current, name)) or self._step(pyfile, current, name)
-            if step[0] != _NOTHING:
-                steps.append((current, step, index == 0))
-        fallback = (Value("ext", f"builtins//{name}"), "builtin") if name in BUILTINS else (None, "none")
-        plan = pyfile.plans[(scope, name)] = (tuple(steps), fallback)
-        return plan
 
     def _lookup_class_body(
         self, pyfile: _File, cls: str, name: str, line: int
@@ -659,43 +681,60 @@ class PythonLinker:
         return None
 
     def _lookup_in(self, pyfile: _File, scope: str, name: str, line: int | None) -> tuple[Value | None, str]:
-        step = pyfile.steps.get((scope, name)) or self._step(pyfile, scope, name)
+        binders = pyfile.binders
+        if binders is None:
+            binders = self._binders(pyfile)
+        by_scope = binders.get(name)
+        step = by_scope.get(scope) if by_scope is not None else None
+        if step is None:
+            step = pyfile.star_steps.get(scope)
+            if step is None:
+                return _NONE
         return self._take(pyfile, scope, name, step, line)
 
-    def _step(self, pyfile: _File, scope: str, name: str) -> tuple[Any, ...]:
-        """What one scope binds to ``name``, from the records alone (built once per scope and name).
+    def _binders(self, pyfile: _File) -> dict[str, dict[str, tuple[Any, ...]]]:
+        """name -> scope -> what that scope binds to the name, from the file's records (built once).
 
         ``(_CANDIDATES, lines, entries)``: the bindings in line order, of which the closest before
         a use wins (a def over an import over an assignment on one line, the first of equals),
-        the last for a use with no line or before all of them; ``(_PARAM, ...)``: a parameter;
-        ``(_STARS, imports)``: star imports that may bind it; ``(_NOTHING,)``."""
-        candidates: list[tuple[int, int, Any]] = []
-        qualname = f"{scope}.{name}" if scope else name
-        info = pyfile.defs.get(qualname)
-        if info is not None:
-            candidates.append((info.definition.line, 2, (Value("def", info.key), "def")))
-        for imp in pyfile.imports.get((scope, name), ()):
-            candidates.append((imp.line, 1, imp))
-        for assign in pyfile.assigns.get((scope, name), ()):
-            candidates.append((assign.line, 0, assign))
-        step: tuple[Any, ...]
-        if candidates:
+        the last for a use with no line or before all of them; ``(_PARAM, ...)``: a parameter (when
+        the scope has no other binding of the name). A scope without either may hold star imports
+        (``star_steps``)."""
+        grouped: dict[tuple[str, str], list[tuple[int, int, Any]]] = {}
+        for qualname, info in pyfile.defs.items():
+            scope, _, name = qualname.rpartition(".")
+            grouped.setdefault((scope, name), []).append(
+                (info.definition.line, 2, (Value("def", info.key), "def"))
+            )
+        for slot, imports in pyfile.imports.items():
+            group = grouped.setdefault(slot, [])
+            group.extend((imp.line, 1, imp) for imp in imports)
+        for slot, assigns in pyfile.assigns.items():
+            if "." not in slot[1]:  # ``self.x = ...`` binds no name
+                group = grouped.setdefault(slot, [])
+                group.extend((assign.line, 0, assign) for assign in assigns)
+        binders: dict[str, dict[str, tuple[Any, ...]]] = {}
+        for (scope, name), candidates in grouped.items():
             candidates.sort(key=lambda c: (c[0], c[1]))  # stable: the first of equals stays first
             kept: list[tuple[int, int, Any]] = []
             for candidate in candidates:
                 if not kept or (kept[-1][0], kept[-1][1]) != (candidate[0], candidate[1]):
                     kept.append(candidate)
-            step = (_CANDIDATES, [c[0] for c in kept], [(c[1], c[2]) for c in kept])
-        else:
-            param = self._param_step(pyfile, scope, name) if scope else None
-            if param is not None:
-                step = param
-            elif pyfile.stars.get(scope):
-                step = (_STARS, tuple(pyfile.stars[scope]))
-            else:
-                step = (_NOTHING,)
-        pyfile.steps[(scope, name)] = step
-        return step
+            binders.setdefault(name, {})[scope] = (
+                _CANDIDATES,
+                [c[0] for c in kept],
+                [(c[1], c[2]) for c in kept],
+            )
+        for qualname, info in pyfile.defs.items():
+            for param in info.definition.params:
+                by_scope = binders.setdefault(param.name, {})
+                if qualname not in by_scope:
+                    step = self._param_step(pyfile, qualname, param.name)
+                    if step is not None:
+                        by_scope[qualname] = step
+        pyfile.star_steps = {scope: (_STARS, tuple(stars)) for scope, stars in pyfile.stars.items() if stars}
+        pyfile.binders = binders
+        return binders
 
     def _take(
         self, pyfile: _File, scope: str, name: str, step: tuple[Any, ...], line: int | None
@@ -1136,15 +1175,17 @@ class PythonLinker:
         # an attribute set on some instances only (self.run = ... in one branch): the method of
         # the class runs on the others; class hierarchy analysis: an override in each subclass
         # may run instead
-        subclasses = self._all_subclasses(cls)
-        overrides = []
-        for sub in subclasses:
-            info = self.defs[sub]
-            override = self.files[info.path].defs.get(f"{info.qualname}.{name}")
-            if override is not None and (member is None or override.key != member.key):
-                overrides.append(Value("def", override.key))
+        members, attrs = self._subclass_tables(cls)
+        overrides = [
+            Value("def", key) for key in members.get(name, ()) if member is None or key != member.key
+        ]
         # class attributes of subclasses (``_address_class = IPv4Address``) override too
-        given = self._subclass_body_values(subclasses, name) if attr is None else []
+        given: list[Value] = []
+        if attr is None:
+            for sub in attrs.get(name, ()):
+                value = self._class_body_value(sub, name)
+                if value is not None and value not in given:
+                    given.append(value)
         called = None
         external = None
         if member is not None:
@@ -1160,15 +1201,28 @@ class PythonLinker:
     def _method_plans(self) -> dict[tuple[str, str], tuple[Any, ...]]:
         return {}
 
-    def _subclass_body_values(self, subclasses: list[str], name: str) -> list[Value]:
-        found: list[Value] = []
-        for sub in subclasses:
-            info = self.defs[sub]
-            if (info.qualname, name) in self.files[info.path].class_attrs:
-                value = self._class_body_value(sub, name)
-                if value is not None and value not in found:
-                    found.append(value)
+    def _subclass_tables(self, cls: str) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        """For the transitive subclasses of ``cls`` in order, once: the keys of their members by
+        name, and which of them assign each name in their class body."""
+        found = self._subclass_table_cache.get(cls)
+        if found is None:
+            members: dict[str, list[str]] = {}
+            attrs: dict[str, list[str]] = {}
+            for sub in self._all_subclasses(cls):
+                info = self.defs[sub]
+                sub_file = self.files[info.path]
+                for qualname, _member in _members(sub_file, info.qualname):
+                    members.setdefault(qualname.rpartition(".")[2], []).append(
+                        keys.first_party(info.path, qualname)
+                    )
+                for target in _class_attr_names(sub_file).get(info.qualname, ()):
+                    attrs.setdefault(target, []).append(sub)
+            found = self._subclass_table_cache[cls] = (members, attrs)
         return found
+
+    @cached_property
+    def _subclass_table_cache(self) -> dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]]:
+        return {}
 
     def _abstract(self, method: DefInfo) -> bool:
         """An ``@abstractmethod`` of a class whose MRO holds ``abc.ABC`` (no instance can have it)."""
@@ -1618,6 +1672,16 @@ def _members(pyfile: _File, qualname: str) -> list[tuple[str, Definition]]:
             children.setdefault(q.rpartition(".")[0], []).append((q, info.definition))
         pyfile.children = children
     return pyfile.children.get(qualname, [])
+
+
+def _class_attr_names(pyfile: _File) -> dict[str, list[str]]:
+    """The names each class body of a file assigns, by class qualified name (built once)."""
+    if pyfile.class_attr_names is None:
+        names: dict[str, list[str]] = {}
+        for owner, target in pyfile.class_attrs:
+            names.setdefault(owner, []).append(target)
+        pyfile.class_attr_names = names
+    return pyfile.class_attr_names
 
 
 def _class_bodies(pyfile: _File) -> dict[tuple[str, int], str]:
