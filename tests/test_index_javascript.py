@@ -892,3 +892,10 @@ def test_records_sorted_deduplicated_and_json_round_trip() -> None:
     again = index(source)
     assert json.dumps(fi.to_json()) == json.dumps(again.to_json())
     assert FileIndex.from_json(json.loads(json.dumps(fi.to_json()))) == fi
+
+
+def test_records_that_differ_by_a_none_field_only_sort() -> None:
+    """A minified line that requires one module whole and for a member (npm's bundled tar)."""
+    fi = index('const a = require("m"), b = require("m").x;\n')
+    assert imports(fi) == {("m", None, "a", "require", ""), ("m", "x", "b", "require", "")}
+    assert [i.name for i in fi.imports] == [None, "x"]

@@ -1506,7 +1506,10 @@ def _after_decorators(node: Node) -> int:
 def _sorted_unique(records: list[_R]) -> tuple[_R, ...]:
     """Sorted, duplicates dropped. Records come nearly in order: sorting them first is linear,
     where `sorted(set(...))` sorts a shuffled list (measured 10x slower on a 9 MB bundle)."""
-    records.sort()
+    try:
+        records.sort()
+    except TypeError:  # None against a text in one field, all fields before it equal
+        records.sort(key=_none_first)
     previous: object = None
     unique = []
     for record in records:
@@ -1514,3 +1517,9 @@ def _sorted_unique(records: list[_R]) -> tuple[_R, ...]:
             unique.append(record)
             previous = record
     return tuple(unique)
+
+
+def _none_first(record: tuple[Any, ...]) -> tuple[tuple[bool, Any], ...]:
+    """A sort key that orders None before any value of a field (``require("m")`` and
+    ``require("m").x`` on one line give Imports that differ by a None name only)."""
+    return tuple((value is not None, value if value is not None else 0) for value in record)
