@@ -21,7 +21,7 @@ from projectgraph import keys
 from projectgraph.graph import CONFIDENCE, Edge, Graph, Site
 from projectgraph.keys import KeyError_
 
-VERSION = 1
+VERSION = 2
 """reach.VERSION: the search rules. ``Searched.version`` carries it."""
 
 WALKED = frozenset({"calls", "imports", "references"})
@@ -336,6 +336,9 @@ class _Uncertainties:
                     "ambiguous",
                     "interface-receiver",
                     "trait-receiver",
+                    # a method called on what an external function returned: scoped by its name,
+                    # as an unknown receiver is (the package's own code is a unit's business)
+                    "no-dependency-source",
                 ):
                     self.by_name.setdefault(site.name, []).append(u)
                 else:
