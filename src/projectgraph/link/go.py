@@ -468,15 +468,20 @@ class GoLinker:
             return  # a function literal of the caller: its calls are the caller's already
         elif value.kind == "param":
             # the functions the records show passed to the caller, then whatever else it was given
-            for info in self._passed.get(caller, ()):
-                self.builder.edge(caller, info.key, "calls", "reference", site)
+            for key in self._passed.get(caller, ()):
+                if key not in self.builder.nodes:  # an external key
+                    self.builder.external(key, LANGUAGE)
+                self.builder.edge(caller, key, "calls", "reference", site)
             self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
         elif value.kind == "covered":
             # a function a first-party function returned: a literal of its body or one it refers to
             self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
         elif value.kind == "value":
-            # a variable of a func type: whatever the program stored in it
-            self._unresolved(caller, site, "computed-name", call.name, call.text)
+            # a variable of a function type holds a function the program referred to (a reference
+            # edge where it did), a literal of some body, or what a call returned: covered when the
+            # records show it is of a function type, else whatever the program stored in it
+            covered = value.type is not None and self._is_func_type(value.type)
+            self._unresolved(caller, site, "computed-name", call.name, call.text, covered=covered)
         elif value.kind == "unknown" and value.package:
             # a function an external call returned (`ctx, cancel := context.WithCancel(...)`): code of
             # that package, which no dependency code gives
@@ -522,7 +527,9 @@ class GoLinker:
                 self.builder.edge(caller, info.key, "calls", "name", site)
 
     def _is_func_type(self, typ: _Type) -> bool:
-        """A defined function type, as ``type HandlerFunc func(...)``."""
+        """A function type: ``func(...)`` or a defined one, as ``type HandlerFunc func(...)``."""
+        if typ.kind == "builtin":
+            return typ.name == "func"
         return any(
             i.definition.kind == "type" and i.definition.returns[:1] == ("func",)
             for i in self._type_defs(self._underlying(typ))
@@ -646,11 +653,15 @@ class GoLinker:
 
     def _reference(self, gofile: _File, scope: str, text: str, line: int, site: Site) -> None:
         value = self._resolve(gofile, scope, text, line)
-        if value.kind == "funcs":  # an external name may be a variable: only first-party functions count
-            caller = self._caller(gofile, scope)
+        caller = self._caller(gofile, scope)
+        if value.kind == "funcs":
             for info in value.funcs:
                 if info.definition.kind in ("function", "method"):
                     self.builder.edge(caller, info.key, "references", "reference", site)
+        elif value.kind == "ext_func":  # `apply(strings.ToUpper)`: a parameter call may run it
+            # (an external name may be a variable, as os.Stdout: its node then stands for nothing run)
+            key = self.builder.external(value.key, LANGUAGE)
+            self.builder.edge(caller, key, "references", "reference", site)
 
     def _unresolved(
         self, caller: str, site: Site, reason: str, name: str, text: str, covered: bool = False
@@ -658,13 +669,14 @@ class GoLinker:
         self.builder.unresolved_site(Unresolved(caller, site, reason, name, text, covered=covered))
 
     @cached_property
-    def _passed(self) -> dict[str, list[DefInfo]]:
-        """The first-party functions passed to each function: the references on the line of a call.
+    def _passed(self) -> dict[str, list[str]]:
+        """The functions passed to each first-party function (their keys, first party or external):
+        the references on the line of a call.
 
         The index gives no argument positions, so every function referenced on the line of a call
         counts as passed to the callee (a later line of a multi-line call is missed: the site stays
         a covered record, and the reference edge of the caller keeps reach whole)."""
-        passed: dict[str, dict[str, DefInfo]] = {}
+        passed: dict[str, dict[str, None]] = {}
         for gofile in self.files.values():
             by_line: dict[tuple[str, int], list[str]] = {}
             for ref in gofile.index.references:
@@ -679,12 +691,13 @@ class GoLinker:
                 if callee.kind != "funcs":
                     continue
                 values = [self._resolve(gofile, call.scope, name, call.line) for name in names]
-                functions = [i for v in values if v.kind == "funcs" for i in v.funcs if _is_function(i)]
+                functions = [i.key for v in values if v.kind == "funcs" for i in v.funcs if _is_function(i)]
+                functions += [v.key for v in values if v.kind == "ext_func"]
                 for target in callee.funcs:
                     slot = passed.setdefault(target.key, {})
-                    for info in functions:
-                        slot.setdefault(info.key, info)
-        return {key: list(found.values()) for key, found in passed.items()}
+                    for key in functions:
+                        slot.setdefault(key, None)
+        return {key: list(found) for key, found in passed.items()}
 
     @cached_property
     def _methods_by_name(self) -> dict[str, list[DefInfo]]:
@@ -1016,7 +1029,7 @@ class GoLinker:
             package = self.resolve_import(gofile, path)
             if package is not None and any(_is_type_def(i) for i in package.scope.get(written, [])):
                 return _Type("fp", package.ident, written)
-        if written in BUILTIN_TYPES:
+        if written in BUILTIN_TYPES or written == "func":
             return _Type("builtin", "", written)
         return None  # a type parameter, or a name no record gives
 

@@ -57,9 +57,10 @@ or a type assertion (in a type switch, each case with one type binds the alias o
 ``func:`` for a function literal. The blank name ``_`` binds nothing. Package variables give
 bindings in the top-level scope ``""``.
 
-References. Identifiers and selectors passed as arguments, put in composite literals or returned
-are references, except names the enclosing function binds itself (parameters, receivers, locals),
-which can hold no function that the records could name.
+References. Identifiers and selectors passed as arguments, put in composite literals, sent on a
+channel, stored in a field or an element, or returned are references, except names the enclosing
+function binds itself (parameters, receivers, locals), which can hold no function that the records
+could name.
 """
 
 from __future__ import annotations

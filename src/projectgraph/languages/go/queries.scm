@@ -45,5 +45,7 @@
 (keyed_element value: (literal_element (selector_expression) @ref.chain))
 (return_statement (expression_list (identifier) @ref))
 (return_statement (expression_list (selector_expression) @ref.chain))
+(send_statement value: (identifier) @ref)
+(send_statement value: (selector_expression) @ref.chain)
 
 (ERROR) @error
