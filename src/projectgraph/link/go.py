@@ -490,7 +490,10 @@ class GoLinker:
                 Unresolved(caller, site, "computed-name", call.name, call.text, prefix=prefix)
             )
         else:
-            self._unresolved(caller, site, value.why or "no-definition", call.name, call.text)
+            # a name no record binds (no-definition), or a local or a member whose value the
+            # records do not give: any function may be its value
+            reason = value.why if value.why in ("no-definition", "limit") else "computed-name"
+            self._unresolved(caller, site, reason, call.name, call.text)
 
     def _member_call(self, gofile: _File, caller: str, site: Site, call: Call, receiver: _Value) -> None:
         name = call.name
