@@ -46,7 +46,8 @@ class Watching:
 @contextmanager
 def watching(root: Path, *args: str) -> Iterator[Watching]:
     with subprocess.Popen(
-        [str(CLI), "watch", str(root), "--json", *(args or ("--debounce", "50"))],
+        # no idle check within a test: each JSON line read is the sync of the edit before it
+        [str(CLI), "watch", str(root), "--json", "--check-every", "600", *(args or ("--debounce", "50"))],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -160,3 +161,28 @@ def test_sigterm_stops_the_watcher_cleanly(tmp_path: Path) -> None:
         watcher.process.terminate()
         assert watcher.process.wait(timeout=TIMEOUT) == 0
     assert not (root / ".projectgraph" / "watch.json").exists()
+
+
+def test_the_idle_check_finds_a_change_no_event_reported(tmp_path: Path) -> None:
+    """A config a tsconfig extends from another folder sends no event the filter keeps (its name is
+    no control file's); the check after --check-every seconds without events finds it."""
+    root = write_tree(
+        tmp_path / "p",
+        {
+            "tsconfig.json": '{"extends": "./config/base.json"}',
+            "config/base.json": '{"compilerOptions": {"baseUrl": "src"}}',
+            "src/a.ts": "export function a() { return 1; }\n",
+            "src/b.ts": 'import { a } from "a";\nexport function b() { return a(); }\n',
+        },
+    )
+    with watching(root, "--debounce", "50", "--check-every", "1") as watcher:
+        watcher.next_sync()
+        (root / "config" / "base.json").write_text('{"compilerOptions": {"baseUrl": "."}}')
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            line = watcher.next_sync()
+            if line.get("controls"):
+                break
+            assert time.monotonic() < deadline, "timed out"
+        assert line["reason"] == "check" and line["controls"] == ["config/base.json"]
+        assert stored(root) == build_graph(root).graph.dumps()
