@@ -56,6 +56,8 @@ _LANGUAGE = "python"
 # the kinds of a lookup step (PythonLinker._step)
 _CANDIDATES, _PARAM, _STARS, _NOTHING = range(4)
 _MISSING = object()
+# the stamps of memoized values that read no bindings (PythonLinker._memo)
+_PURE, _ATTR_READ = -1, -2
 _NONE: tuple[None, str] = (None, "none")
 _BUILTIN_VALUES = {name: (Value("ext", f"builtins//{name}"), "builtin") for name in BUILTINS}
 _PENDING = object()  # a self-attribute value being resolved
@@ -157,6 +159,7 @@ class PythonLinker:
         self._peak = 0
         self._cuts = 0
         self._reads = 0
+        self._attr_reads = 0
         self._generation = 0
         self._member_cache: dict[tuple[str, str, int], DefInfo | None] = {}
         self._subclass_cache: dict[str, list[str]] = {}
@@ -187,7 +190,7 @@ class PythonLinker:
         self._classmethod_receivers()
         # the bindings are complete only now: forget values memoized while they grew
         self.__dict__.pop("_attr_values", None)
-        self._forget_values()
+        self._forget_values(keep_pure=True)
         for pyfile in self.files.values():
             self._link_file(pyfile)
         self.decorator_edges()
@@ -475,6 +478,7 @@ class PythonLinker:
         Memoized per (class, name); an attribute whose value reaches back to itself
         (``self.a = self.a.copy()``) is unknown while it is being resolved."""
         slot = (cls, name)
+        self._attr_reads += 1
         known = self._attr_values.get(slot, _MISSING)
         if known is not _MISSING:
             if known is _PENDING:
@@ -548,14 +552,23 @@ class PythonLinker:
         return None
 
     # ---- memoized resolution --------------------------------------------------------------
-    def _forget_values(self) -> None:
-        """Drop every memoized value (the bindings grew while they were computed)."""
-        self._attr_memo: dict[tuple[Value, str], tuple[Any, int, int]] = {}
-        self._result_memo: dict[Value, tuple[Any, int, int]] = {}
-        self._body_memo: dict[tuple[str, str], tuple[Any, int, int]] = {}
-        self._ext_memo: dict[str, tuple[Any, int, int]] = {}
+    def _forget_values(self, keep_pure: bool = False) -> None:
+        """Drop the memoized values; with ``keep_pure``, keep those that read neither the bindings
+        nor a self-attribute value (both are recomputed once the bindings are complete)."""
+        if not keep_pure:
+            self._attr_memo: dict[tuple[Value, str], tuple[Any, int, int]] = {}
+            self._result_memo: dict[Value, tuple[Any, int, int]] = {}
+            self._body_memo: dict[tuple[str, str], tuple[Any, int, int]] = {}
+            self._ext_memo: dict[str, tuple[Any, int, int]] = {}
+            for pyfile in self.files.values():
+                pyfile.memo = {}
+            return
+        self._attr_memo = _pure(self._attr_memo)
+        self._result_memo = _pure(self._result_memo)
+        self._body_memo = _pure(self._body_memo)
+        self._ext_memo = _pure(self._ext_memo)
         for pyfile in self.files.values():
-            pyfile.memo = {}
+            pyfile.memo = _pure(pyfile.memo)
 
     def _memo(
         self, table: dict[Any, tuple[Any, int, int]], key: Any, compute: Callable[..., Any], *args: Any
@@ -565,20 +578,26 @@ class PythonLinker:
         A resolution is pure but for its guards: the cycle guard (``_resolving``), the depth cap,
         values in progress, and the parameter bindings, which grow before the edges are made. So
         a value is kept only when no guard cut it short (``_cuts`` unchanged); it is reused only
-        where its depth (``rel``, how much deeper than its start it went) fits under the cap; and
-        one that read the bindings (``_reads``) only while they have not changed (``_generation``).
+        where its depth (``rel``, how much deeper than its start it went) fits under the cap; one
+        that read the bindings (``_reads``) only while they have not changed (its ``stamp`` is the
+        ``_generation``). One that read a self-attribute value (``_attr_reads``; stamp
+        ``_ATTR_READ``) is kept until the bindings are complete, when those values are recomputed;
+        the rest (stamp ``_PURE``) for the whole run. Reusing a value counts its reads again.
         """
         hit = table.get(key)
         depth = self._depth
         if hit is not None:
-            value, rel, generation = hit
-            if depth + rel <= self._limit and (generation < 0 or generation == self._generation):
+            value, rel, stamp = hit
+            if depth + rel <= self._limit and (stamp < 0 or stamp == self._generation):
                 if depth + rel > self._peak:
                     self._peak = depth + rel
-                if generation >= 0:
-                    self._reads += 1
+                if stamp != _PURE:
+                    if stamp == _ATTR_READ:
+                        self._attr_reads += 1
+                    else:
+                        self._reads += 1
                 return value
-        cuts, reads, peak = self._cuts, self._reads, self._peak
+        cuts, reads, attr_reads, peak = self._cuts, self._reads, self._attr_reads, self._peak
         self._peak = depth
         try:
             value = compute(*args)
@@ -587,7 +606,11 @@ class PythonLinker:
             if peak > self._peak:
                 self._peak = peak
         if self._cuts == cuts:
-            table[key] = (value, rel, self._generation if self._reads != reads else -1)
+            if self._reads != reads:
+                stamp = self._generation
+            else:
+                stamp = _ATTR_READ if self._attr_reads != attr_reads else _PURE
+            table[key] = (value, rel, stamp)
         return value
 
     def _changed_bindings(self) -> None:
@@ -1672,6 +1695,11 @@ def _members(pyfile: _File, qualname: str) -> list[tuple[str, Definition]]:
             children.setdefault(q.rpartition(".")[0], []).append((q, info.definition))
         pyfile.children = children
     return pyfile.children.get(qualname, [])
+
+
+def _pure(table: dict[Any, tuple[Any, int, int]]) -> dict[Any, tuple[Any, int, int]]:
+    """The memoized values of a table that read neither bindings nor self-attribute values."""
+    return {key: entry for key, entry in table.items() if entry[2] == _PURE}
 
 
 def _class_attr_names(pyfile: _File) -> dict[str, list[str]]:
