@@ -459,3 +459,11 @@ def test_standard_library_packages_link_as_module_std(tmp_path: Path) -> None:
         callee for caller, callee in edges if caller in ("io/io.go//ReadAll", "io/io.go//Reader//Read")
     }
     assert "strings/reader.go//Reader//Read" in readers and "bufio/bufio.go//Reader//Read" in readers
+
+
+def test_the_graph_does_not_depend_on_the_order_of_the_indexes() -> None:
+    folder = FIXTURES / "interfaces_cha"
+    result = run_index(folder, IndexOptions(workers=1))
+    forward = build(result.indexes, LinkOptions(root=str(folder), files=result.statuses))
+    backward = build(tuple(reversed(result.indexes)), LinkOptions(root=str(folder), files=result.statuses))
+    assert forward.dumps() == backward.dumps()
