@@ -37,13 +37,19 @@ would be most of the graph). ``error`` (its method key is ``error//Error``) and 
 the standard library are known by their method sets (``io.Reader``, ``fmt.Stringer``, ...), so a
 first-party implementation passed as one gets its ``cha`` edge.
 
-What stays unknown is an unresolved site with the method name: a receiver whose type the records
-do not give (an external function's result with no dependency code, a generic type parameter) is
-``unknown-receiver``, as is a call result whose function has two definitions with two result types.
-A name a record cannot bind is ``no-definition``; a call of a parameter or of a func-typed field is
-``computed-name``, covered by the reference edges of the values passed in. A call of a parameter also
-gets an edge (kind ``reference``) to each first-party function referenced on the line of a call of
-its function: the index gives no argument positions, so that is what it can tell was passed.
+What stays unknown is an unresolved site. A receiver whose type the records do not give (an
+external function's result with no dependency code, a generic type parameter, a local type) is
+``unknown-receiver`` with the method name, as is a call result whose function has two definitions
+with two result types; unless the receiver starts at a package, the call also gets ``name`` edges
+(low) to the first-party methods of that name when there are at most ``MAX_NAME_CANDIDATES``. A
+name no record binds is ``no-definition``. A call of a function value is ``computed-name``: covered
+when the value is a parameter, a field or a variable of a function type, or a function a
+first-party function returned (every function value the program takes is a reference edge where it
+takes it, and a function literal's calls are its maker's), limited to the targets under a package
+when an external call returned it (``cancel`` of ``context.WithCancel``), and concerning every
+target when the records do not say what it holds. A call of a parameter also gets an edge (kind
+``reference``) to each function referenced on the line of a call of its function: the index gives
+no argument positions, so that is what it can tell was passed.
 
 Values leave the code the graph sees: a first-party type that a composite literal, a conversion,
 ``new`` or a ``var`` makes refers to each of its exported methods, which code holding the value
