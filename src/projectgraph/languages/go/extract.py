@@ -60,7 +60,7 @@ bindings in the top-level scope ``""``.
 References. Identifiers and selectors passed as arguments, put in composite literals, sent on a
 channel, stored in a field or an element, or returned are references, except names the enclosing
 function binds itself (parameters, receivers, locals), which can hold no function that the records
-could name.
+could name; a selector on one (``s.handle``) may be a method value and is kept.
 """
 
 from __future__ import annotations
@@ -820,8 +820,9 @@ class _Extractor:
                 return
         assert written is not None
         entry = self.scope_entry(start)
-        root = written.partition(".")[0]
-        if root in self.locals[entry] or root in _NOT_REFERENCES:
+        # a local name holds no function the records could name; a selector on one may be a method
+        # value (`s.handle`), which the linker tells from a field
+        if written in self.locals[entry] or written in _NOT_REFERENCES:
             return
         line, column = node.start_point
         self.references.append(_new(Reference, (line + 1, column, self.scopes[entry], written)))
