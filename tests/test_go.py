@@ -6,7 +6,10 @@ one-line ``README.md`` and ``expected.json``:
 - ``calls``: every call edge the program makes, as ``[caller key, callee key]``. Calls in a function
   literal belong to the function around it; a composite literal ``T{}`` or a conversion ``T(x)`` is
   an edge to the type (a constructor); the top level of a file (its package variables) is the
-  caller of what they call and of the file's ``init``. Builtins (``len``, ``append``) are left out.
+  caller of what they call and of the file's ``init``. A call on an interface value is an edge to
+  the interface's method (its static callee, an external key such as ``io//Writer//Write`` or
+  ``error//Error`` for an interface outside the project) and to the method each value that reaches
+  it has. Builtins (``len``, ``append``) are left out.
 - ``imports`` (optional): ``[file, target]`` import edges that must be in the graph.
 - ``unresolved`` (optional): ``{"caller", "reason", "name"}`` sites that must be in the graph.
 - ``roots`` (optional): ``[key, kind]`` roots that must be in the graph.
