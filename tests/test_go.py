@@ -67,6 +67,7 @@ KNOWN_EXTRAS: dict[str, dict[Pair, str]] = {
     "interfaces_cha": {
         ("main.go//describe", "shapes/shapes.go//Square//Name"): _CHA,
         ("main.go//paint", "shapes/shapes.go//Square//Area"): _CHA,
+        ("main.go//describeOne", "shapes/shapes.go//Square//Name"): _CHA,
     },
     "external_chains": {
         ("main.go//run", "main.go//Sink//Write"): (
@@ -470,3 +471,15 @@ def test_the_graph_does_not_depend_on_the_order_of_the_indexes() -> None:
     forward = build(result.indexes, LinkOptions(root=str(folder), files=result.statuses))
     backward = build(tuple(reversed(result.indexes)), LinkOptions(root=str(folder), files=result.statuses))
     assert forward.dumps() == backward.dumps()
+
+
+def test_type_parameters_bind_their_constraint() -> None:
+    index = index_of(
+        "package p\n\nfunc Show[T fmt.Stringer, K comparable](x T, k K) string { return x.String() }\n"
+    )
+    bound = {(a.scope, a.target, a.value) for a in index.assignments}
+    assert ("Show", "T", "constraint:fmt.Stringer") in bound and (
+        "Show",
+        "K",
+        "constraint:comparable",
+    ) in bound

@@ -25,7 +25,9 @@ from the bindings the index records (declared types, results of calls by positio
 literals, type assertions, range and index elements, receivers, fields), walks chained calls
 result by result, and finds the method in the type's method set, promoted through embedded fields
 (a method of an embedded external type is that type's external key). A type from an external
-package gives the external key of its method (``golang.org//x//net//html//Tokenizer//Next``).
+package gives the external key of its method (``golang.org//x//net//html//Tokenizer//Next``). A
+parameter or variable of a function's type parameter has the methods of its constraint (an
+interface call); a type parameter of a generic type's methods stays unknown.
 
 Interfaces are structural: a type implements an interface when its method set covers the
 interface's (an ``implements`` edge). A call on an interface value is a member edge to the
@@ -38,7 +40,7 @@ the standard library are known by their method sets (``io.Reader``, ``fmt.String
 first-party implementation passed as one gets its ``cha`` edge.
 
 What stays unknown is an unresolved site. A receiver whose type the records do not give (an
-external function's result with no dependency code, a generic type parameter, a local type) is
+external function's result with no dependency code, a local type) is
 ``unknown-receiver`` with the method name, as is a call result whose function has two definitions
 with two result types; unless the receiver starts at a package, the call also gets ``name`` edges
 (low) to the first-party methods of that name when there are at most ``MAX_NAME_CANDIDATES``. A
@@ -868,6 +870,16 @@ class GoLinker:
             self._params_memo[slot] = found
         return found
 
+    def _constraint(self, gofile: _File, scope: str, written: str) -> _Type | None:
+        """A type parameter of a function as its constraint, when the constraint is an interface
+        with methods: a value of ``T`` in ``func F[T fmt.Stringer](x T)`` has those methods."""
+        for assignment in gofile.bindings.get((scope, written.lstrip("*")), ()):
+            if assignment.value.startswith("constraint:"):
+                typ = self._type(gofile, assignment.value[11:])
+                if typ is not None and self._interface_methods(typ):
+                    return typ
+        return None
+
     def _param(self, gofile: _File, scope: str, name: str) -> _Value | None:
         info = gofile.defs.get(scope)
         if info is None:
@@ -876,7 +888,7 @@ class GoLinker:
             if param.name == name:
                 if param.type == "func" or not param.type:
                     return _Value("param")
-                typ = self._type(gofile, param.type)
+                typ = self._type(gofile, param.type) or self._constraint(gofile, scope, param.type)
                 if typ is not None and self._is_func_type(typ):  # `fmt stringFormatter`
                     return _Value("param")
                 return (
@@ -907,7 +919,7 @@ class GoLinker:
         if kind == "type":
             if text == "func":
                 return _Value("param")
-            typ = self._type(gofile, text)
+            typ = self._type(gofile, text) or self._constraint(gofile, scope, text)
             return _Value("value", type=typ) if typ is not None else _Value("unknown", why="unknown-receiver")
         if kind == "call":
             callee, _, position = text.partition("#")
@@ -931,6 +943,8 @@ class GoLinker:
                 return _Value("value", type=typ.elem)
             return _UNKNOWN
         if kind == "func":
+            return _Value("closure")
+        if kind == "constraint":  # a type parameter: a conversion to it runs no code
             return _Value("closure")
         return _UNKNOWN
 

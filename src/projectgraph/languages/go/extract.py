@@ -54,7 +54,9 @@ literals, receivers as ``type:*Circle`` in the method's scope), a composite lite
 or a type assertion (in a type switch, each case with one type binds the alias on the case's line);
 ``name:<x>`` for a plain name or selector (``f := pkg.F``); ``elem:<x>`` for an element of ``x``
 (``x[i]``, ``<-x``); ``range:<x>#<n>`` for the ``n``-th variable of a ``range`` over ``x``;
-``func:`` for a function literal. The blank name ``_`` binds nothing. Package variables give
+``func:`` for a function literal; ``constraint:<C>`` for a type parameter ``T`` of a function
+(``func F[T fmt.Stringer](x T)`` binds ``T`` to ``constraint:fmt.Stringer`` in ``F``). The blank
+name ``_`` binds nothing. Package variables give
 bindings in the top-level scope ``""``.
 
 References. Identifiers and selectors passed as arguments, put in composite literals, sent on a
@@ -491,6 +493,16 @@ class _Extractor:
         self._definition(
             node, "function", name, name, _first(captures, "body"), params=params, returns=results
         )
+        type_parameters = _first(captures, "type_parameters")
+        if type_parameters is not None:
+            line = node.start_point[0] + 1
+            for declaration in type_parameters.named_children:
+                constraint = type_name(declaration.child_by_field_name("type"))
+                if declaration.type != "type_parameter_declaration" or not _CALLEE.fullmatch(constraint):
+                    continue
+                for parameter in declaration.children_by_field_name("name"):
+                    binding = (line, name, _text(parameter), f"constraint:{constraint}")
+                    self.assignments.append(_new(Assignment, binding))
 
     def _method(self, captures: _Captures) -> None:
         node = captures["def.method"][0]

@@ -9,6 +9,7 @@
 ; belong to the function around it (see extract.py).
 (function_declaration
   name: (identifier) @name
+  type_parameters: (_)? @type_parameters
   parameters: (parameter_list) @parameters
   result: (_)? @result
   body: (block)? @body) @def.function
