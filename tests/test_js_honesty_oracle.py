@@ -41,7 +41,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from bisect import bisect_right
+from bisect import bisect_left
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -215,11 +215,13 @@ class Scopes:
         return found
 
     def innermost(self, path: str, line: int, column: int) -> Definition | None:
-        """The innermost definition whose span holds the position."""
+        """The innermost definition whose span holds the position. A position at the very start
+        of a definition is outside it (``const f = () => ...`` pauses at the arrow in the
+        function around it: a function's own first break location is past its parameters)."""
         definitions = self.by_path.get(path, [])
         starts = [(d.line, d.column) for d in definitions]
         best = None
-        for d in definitions[: bisect_right(starts, (line, column))]:
+        for d in definitions[: bisect_left(starts, (line, column))]:
             if d.end_line >= line and (best is None or (d.line, d.column) >= (best.line, best.column)):
                 best = d
         return best
@@ -227,6 +229,9 @@ class Scopes:
     def key_at(self, position: Position) -> str | None:
         """The key a frame stands for; None for a frame in a class body outside any method."""
         path, line, column, name = position
+        definitions = self.by_path.get(path, [])
+        if any((d.line, d.column) == (line, column) and d.kind in CLASSES for d in definitions):
+            return None  # a class's synthesized constructor stands at the class
         d = self.innermost(path, line, column)
         if d is None:
             return path

@@ -61,6 +61,11 @@ NODE_BUILTINS = frozenset(
 )
 _DEPENDENCY_TABLES = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
 _RUNTIME_SCHEMES = ("node:", "npm:", "jsr:", "bun:", "@std/")
+# a call of what a literal require/import gives: `require("m")(x)`, `require("m").f(x)`,
+# `(await import("m")).f(x)`; group 4 tells a call of the module ("(") from a member (".")
+_LOADED_CALL = re.compile(
+    r"""^\(?\s*(?:await\s+)?(require|import)\(\s*(['"`])([^'"`$]+)\2\s*\)\s*\)?\s*([(.])"""
+)
 _INHERITS = frozenset({"setPrototypeOf", "inherits", "_inherits", "__extends"})
 # Methods of builtins (arrays, promises, strings, event emitters) and global functions that call
 # a function passed to them: a first-party function passed to one is called where it is passed
@@ -112,6 +117,8 @@ class _File:
     imports: dict[tuple[str, str], list[Import]] = field(default_factory=dict)
     exports: dict[str, list[Any]] = field(default_factory=dict)
     stars: list[str] = field(default_factory=list)  # modules of `export * from`
+    # ``this.name = ...`` by name: (scope, assignments: declared types first, then by line)
+    this_assigns: dict[str, list[tuple[str, list[Assignment]]]] = field(default_factory=dict)
     # object literals whose members are definitions (``const api = {run() {}}`` -> "api"), by
     # qualname, with the first line of their members; the object itself has no definition
     objects: dict[str, int] = field(default_factory=dict)
@@ -206,6 +213,10 @@ class JavaScriptLinker:
                     owner = owner.rpartition(".")[0]
             for a in index.assignments:
                 jsfile.assigns.setdefault((a.scope, a.target), []).append(a)
+            for (scope, target), assigns in sorted(jsfile.assigns.items()):
+                if target.startswith("this.") and target.count(".") == 1:
+                    ordered = sorted(assigns, key=lambda a: (0 if a.value.startswith("type:") else 1, a.line))
+                    jsfile.this_assigns.setdefault(target[5:], []).append((scope, ordered))
             for imp in index.imports:
                 if imp.bound is not None:
                     jsfile.imports.setdefault((imp.scope, imp.bound), []).append(imp)
@@ -219,6 +230,7 @@ class JavaScriptLinker:
         self.packages = {p.name: p for p in self.all_packages if p.name}
         self.tsconfigs = self._read_tsconfigs(configs)
         self._depth = 0
+        self._building_prototypes = False
         self._module_cache: dict[tuple[str, str], str | None] = {}
 
     # ---- module resolution ----------------------------------------------------------------
@@ -498,7 +510,9 @@ class JavaScriptLinker:
         for jsfile in self.files.values():
             for call, refs in self._arguments_of(jsfile):
                 self._bind_arguments(jsfile, call, refs)
-        self._binding_done = True
+        self._binding_done = True  # parameters bound: what was resolved before may change
+        self._returns_memo.clear()
+        self._field_memo.clear()
         for jsfile in self.files.values():
             self._link_file(jsfile)
 
@@ -584,6 +598,7 @@ class JavaScriptLinker:
         self._depth += 1
         try:
             if self._depth > self.max_hops * 3:
+                self._capped = True
                 return None
             for export in jsfile.exports.get(name, ()):
                 value = self._export_value(jsfile, export)
@@ -684,7 +699,10 @@ class JavaScriptLinker:
     def _constructs(self, key: str) -> bool:
         """Whether ``new`` of this definition makes an instance of it (a class or constructor function)."""
         info = self.defs[key]
-        return info.is_class or key in self._constructor_functions or key in self._prototype_bases
+        if info.is_class or key in self._constructor_functions:
+            return True
+        # while the prototype table is being built, a resolution may ask again: not a base yet
+        return not self._building_prototypes and key in self._prototype_bases
 
     @cached_property
     def _prototype_bases(self) -> dict[str, list[Value]]:
@@ -693,6 +711,7 @@ class JavaScriptLinker:
         ``Object.setPrototypeOf(Sub.prototype, Base.prototype)`` and ``util.inherits(Sub, Base)``
         (and the compilers' ``_inherits`` / ``__extends``)."""
         table: dict[str, list[Value]] = {}
+        self._building_prototypes = True
 
         def add(jsfile: _File, scope: str, line: int, sub: str, base: str) -> None:
             child = self._resolve_dotted(jsfile, scope, sub.removesuffix(".prototype"), line)
@@ -734,6 +753,7 @@ class JavaScriptLinker:
                 )
                 if len(args) >= 2:
                     add(jsfile, call.scope, call.line, args[0][1], args[1][1])
+        self._building_prototypes = False
         return table
 
     @cached_property
@@ -794,24 +814,46 @@ class JavaScriptLinker:
         return None
 
     def _field_value(self, cls: str, name: str) -> Value | None:
-        """The value bound to ``this.name`` in the class (field declarations, the constructor)."""
+        """The value bound to ``this.name`` in the class (field declarations, the constructor);
+        None while it is being resolved (``this.x = this.x.wrap()`` reaches back to itself)."""
+        memo_key = (cls, name)
+        if memo_key in self._field_memo:
+            return self._field_memo[memo_key]
+        if memo_key in self._field_busy:
+            return None
+        self._field_busy.add(memo_key)
+        capped, self._capped = self._capped, False
+        try:
+            found = self._find_field_value(cls, name)
+        finally:
+            self._field_busy.discard(memo_key)
+            if not self._capped:
+                self._field_memo[memo_key] = found
+            self._capped = self._capped or capped
+        return found
+
+    def _find_field_value(self, cls: str, name: str) -> Value | None:
         for owner in self._chain(cls):
             info = self.defs.get(owner)
             if info is None:
                 continue
             jsfile = self.files[info.path]
-            for (scope, target), assigns in sorted(jsfile.assigns.items()):
-                if target != f"this.{name}" or not (
-                    scope == info.qualname or scope.startswith(info.qualname + ".")
-                ):
+            for scope, assigns in jsfile.this_assigns.get(name, ()):
+                if not (scope == info.qualname or scope.startswith(info.qualname + ".")):
                     continue
-                for assign in sorted(
-                    assigns, key=lambda a: (0 if a.value.startswith("type:") else 1, a.line)
-                ):
+                for assign in assigns:
                     value = self._assigned_value(jsfile, scope, assign)
                     if value is not None:
                         return value
         return None
+
+    @cached_property
+    def _field_memo(self) -> dict[tuple[str, str], Value | None]:
+        return {}
+
+    @cached_property
+    def _field_busy(self) -> set[tuple[str, str]]:
+        return set()
 
     # ---- names ----------------------------------------------------------------------------
     def _function_scope(self, jsfile: _File, scope: str) -> str:
@@ -842,6 +884,7 @@ class JavaScriptLinker:
         self._depth += 1
         try:
             if self._depth > self.max_hops * 4:
+                self._capped = True
                 return None, "limit"
             for position, current in enumerate(self._scopes(jsfile, scope)):
                 found = self._lookup_in(jsfile, current, name, line if position == 0 else None)
@@ -1049,9 +1092,38 @@ class JavaScriptLinker:
         return None
 
     def _returns(self, info: DefInfo) -> Value | None:
+        """What a call of the function gives (its first return fact that resolves), memoized;
+        None while it is being resolved (a recursive function)."""
+        if info.key in self._returns_memo:
+            return self._returns_memo[info.key]
+        if info.key in self._returns_busy:
+            return None
+        self._returns_busy.add(info.key)
+        capped, self._capped = self._capped, False
+        try:
+            found = self._find_returns(info)
+        finally:
+            self._returns_busy.discard(info.key)
+            if not self._capped:  # a result cut by the depth cap is not the answer: not kept
+                self._returns_memo[info.key] = found
+            self._capped = self._capped or capped
+        return found
+
+    @cached_property
+    def _returns_memo(self) -> dict[str, Value | None]:
+        return {}
+
+    @cached_property
+    def _returns_busy(self) -> set[str]:
+        return set()
+
+    _capped = False  # whether a depth cap cut the resolution under way
+
+    def _find_returns(self, info: DefInfo) -> Value | None:
         self._depth += 1
         try:
             if self._depth > self.max_hops * 4:
+                self._capped = True
                 return None
             jsfile = self.files[info.path]
             scope = info.qualname
@@ -1078,6 +1150,12 @@ class JavaScriptLinker:
         if call.new and call.text.startswith("new this("):
             self._construct_this(jsfile, caller, site, call)
             return
+        loaded = _LOADED_CALL.match(call.text) if call.text.startswith(("require(", "(", "import(")) else None
+        if loaded is not None and call.callee == "<expr>" and loaded.group(4) == "(":
+            value = self._loaded_value(jsfile, loaded.group(1), loaded.group(3))  # require("m")(x)
+            if value is not None:
+                self._call_value(caller, site, value, "direct", call, language)
+                return
         if call.callee == "<expr>" or not call.name:
             self._unresolved(caller, site, "computed-name", "", call.text)
             return
@@ -1117,11 +1195,18 @@ class JavaScriptLinker:
             kind = "assignment" if how == "assign" else "direct"
             self._call_value(caller, site, value, kind, call, language)
             return
-        receiver = (
-            None
-            if call.receiver == "<expr>"
-            else self._resolve_dotted(jsfile, call.scope, call.receiver, call.line)
-        )
+        if loaded is not None and loaded.group(4) == "." and call.receiver is not None:
+            # require("m").f(x), (await import("m")).f(x): the module's exports, then the path
+            receiver = self._loaded_value(jsfile, loaded.group(1), loaded.group(3))
+            rest = call.receiver.split(".")[1:] if call.receiver.startswith("require()") else []
+            for part in rest:
+                receiver = self._attribute(receiver, part) if receiver is not None else None
+        else:
+            receiver = (
+                None
+                if call.receiver == "<expr>"
+                else self._resolve_dotted(jsfile, call.scope, call.receiver, call.line)
+            )
         if receiver is None:
             self._field_call(jsfile, caller, site, call)
             return
@@ -1152,6 +1237,14 @@ class JavaScriptLinker:
             return
         kind = "member" if receiver.kind in ("def", "obj") else "direct"
         self._call_value(caller, site, target, kind, call, language)
+
+    def _loaded_value(self, jsfile: _File, how: str, spec: str) -> Value | None:
+        """What ``require("m")`` (its exports) or ``import("m")`` (its namespace) gives."""
+        module = self._module_value(jsfile.path, spec)
+        if module is not None and module.kind == "module" and how == "require":
+            whole = self._module_exports(self.files[module.key])
+            return whole if whole is not None else module
+        return module
 
     def _construct_this(self, jsfile: _File, caller: str, site: Site, call: Call) -> None:
         """``new this()`` in a static method: the classes it is called through (``Sub.make()``
@@ -1214,7 +1307,8 @@ class JavaScriptLinker:
             if self._from_undeclared(value.key):
                 # an import no manifest declares may be a path alias the resolver does not
                 # follow: the project's definitions of the name may be what runs
-                self._unresolved(caller, site, "no-definition", call.name, call.text)
+                name = call.name or keys.last_segment(value.key)
+                self._unresolved(caller, site, "no-definition", name, call.text)
             return
         if value.kind == "param":
             for bound in self._bound_values(value.key):
@@ -1289,7 +1383,14 @@ class JavaScriptLinker:
                 self.builder.edge(caller, info.key, "calls", "field", site)
 
     def _is_test(self, path: str) -> bool:
-        return any(fnmatchcase(path, p) for p in self.test_paths)
+        found = self._test_files.get(path)
+        if found is None:
+            found = self._test_files[path] = any(fnmatchcase(path, p) for p in self.test_paths)
+        return found
+
+    @cached_property
+    def _test_files(self) -> dict[str, bool]:
+        return {}
 
     @cached_property
     def _members_by_name(self) -> dict[str, list[DefInfo]]:
