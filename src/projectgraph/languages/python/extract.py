@@ -119,6 +119,18 @@ _DYNAMIC_CALLEES = frozenset(
 _NOT_SIMPLE_LIST = re.compile(r"[()\[\]{}'\"#\\@]|\blambda\b")
 
 
+def _plain_chain(text: str) -> bool:
+    """Names joined by dots, ASCII, not opening with an atom (``None.x``): a quick yes for the
+    readers' regular expressions, valid in a file without syntax error (``a..b`` would be one)."""
+    return text.isascii() and text[:1] not in "NTF" and text.replace(".", "_").isidentifier()
+
+
+def _short(text: str) -> str:
+    """``short_text`` of text already cut to the bytes it reads."""
+    text = " ".join(text.split())
+    return text if len(text) <= CALL_TEXT_MAX else text[: CALL_TEXT_MAX - 1] + "…"
+
+
 def _is_simple_list(text: str) -> bool:
     """``(a, b=1, *c)`` with no nesting, string, comment or lambda: commas split it."""
     return text[:1] == "(" and text[-1:] == ")" and not _NOT_SIMPLE_LIST.search(text, 1, len(text) - 1)
@@ -128,113 +140,163 @@ _STRING_START = re.compile(rb"[rRbBuUfF]{0,2}['\"]")
 _new = tuple.__new__
 
 
-def _text(node: Node | None) -> str:
-    if node is None:
-        return ""
-    return node.text.decode("utf-8", "replace") if node.text is not None else ""
+class _NodeReader:
+    """The exact readers: they walk the tree, for what the fast readers of _Extractor do not accept.
+    Texts are sliced from the source (cheaper than ``node.text``)."""
 
+    def __init__(self, source: bytes) -> None:
+        self.source = source
 
-def _dotted(node: Node | None) -> str | None:
-    """Text of a name chain (`a.b.c`, with `()` for a call link), or None for other expressions."""
-    if node is None:
-        return None
-    kind = node.type
-    if kind == "identifier":
-        return _text(node)
-    if kind == "attribute":
-        obj = _dotted(node.child_by_field_name("object"))
-        attr = node.child_by_field_name("attribute")
-        if obj is None or attr is None:
+    def _text(self, node: Node | None) -> str:
+        if node is None:
+            return ""
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def _dotted(self, node: Node | None) -> str | None:
+        """Text of a name chain (`a.b.c`, with `()` for a call link), or None for other expressions."""
+        if node is None:
             return None
-        return f"{obj}.{_text(attr)}"
-    if kind == "call":
-        fn = _dotted(node.child_by_field_name("function"))
-        return None if fn is None else f"{fn}()"
-    if kind == "parenthesized_expression" and node.named_child_count == 1:
-        return _dotted(node.named_children[0])
-    return None
-
-
-def _string_value(node: Node) -> str | None:
-    """The value of a plain string literal, or None when it is computed (f-string, concat)."""
-    if node.type != "string":
+        kind = node.type
+        if kind == "identifier":
+            return self._text(node)
+        if kind == "attribute":
+            obj = self._dotted(node.child_by_field_name("object"))
+            attr = node.child_by_field_name("attribute")
+            if obj is None or attr is None:
+                return None
+            return f"{obj}.{self._text(attr)}"
+        if kind == "call":
+            fn = self._dotted(node.child_by_field_name("function"))
+            return None if fn is None else f"{fn}()"
+        if kind == "parenthesized_expression" and node.named_child_count == 1:
+            return self._dotted(node.named_children[0])
         return None
-    parts = []
-    for child in node.named_children:
-        if child.type == "interpolation":
+
+    def _string_value(self, node: Node) -> str | None:
+        """The value of a plain string literal, or None when it is computed (f-string, concat)."""
+        if node.type != "string":
             return None
-        if child.type == "string_content":
-            parts.append(_text(child))
-    return "".join(parts)
-
-
-def _static_prefix(node: Node) -> str | None:
-    """A static prefix of a computed string: `"pkg." + x` or `f"pkg.{x}"`."""
-    if node.type == "binary_operator":
-        left = node.child_by_field_name("left")
-        if left is not None:
-            value = _string_value(left)
-            return value if value is not None else _static_prefix(left)
-    if node.type == "string":
-        parts: list[str] = []
+        parts = []
         for child in node.named_children:
             if child.type == "interpolation":
-                return "".join(parts) or None
+                return None
             if child.type == "string_content":
-                parts.append(_text(child))
-    return None
+                parts.append(self._text(child))
+        return "".join(parts)
 
-
-def _first_doc_line(body: Node | None) -> str:
-    if body is None or body.named_child_count == 0:
-        return ""
-    first = body.named_children[0]
-    if first.type == "expression_statement" and first.named_child_count == 1:
-        first = first.named_children[0]
-    value = _string_value(first)
-    if not value:
-        return ""
-    for line in value.strip().splitlines():
-        if line.strip():
-            return line.strip()[:200]
-    return ""
-
-
-def _type_name(node: Node | None) -> str | None:
-    """A type annotation as a dotted name, unwrapping `Optional[X]`, `X | None` and string forms."""
-    if node is None:
+    def _static_prefix(self, node: Node) -> str | None:
+        """A static prefix of a computed string: `"pkg." + x` or `f"pkg.{x}"`."""
+        if node.type == "binary_operator":
+            left = node.child_by_field_name("left")
+            if left is not None:
+                value = self._string_value(left)
+                return value if value is not None else self._static_prefix(left)
+        if node.type == "string":
+            parts: list[str] = []
+            for child in node.named_children:
+                if child.type == "interpolation":
+                    return "".join(parts) or None
+                if child.type == "string_content":
+                    parts.append(self._text(child))
         return None
-    if node.type == "type" and node.named_child_count == 1:
-        return _type_name(node.named_children[0])
-    if node.type == "string":
-        value = _string_value(node)
-        return value.strip() if value and value.replace(".", "").replace("_", "").isalnum() else None
-    if node.type == "binary_operator":  # X | None
-        for side in ("left", "right"):
-            part = node.child_by_field_name(side)
-            name = _type_name(part)
-            if name and name != "None":
-                return name
-        return None
-    if node.type in ("generic_type", "subscript"):
-        head = node.named_children[0] if node.named_children else None
-        head_name = _dotted(head) if head is not None else None
-        if head_name in ("Optional", "typing.Optional") and node.named_child_count > 1:
-            inner = node.named_children[1]
-            if inner.type == "type_parameter" and inner.named_child_count:
-                inner = inner.named_children[0]
-            return _type_name(inner)
-        return head_name
-    return _dotted(node)
+
+    def _first_doc_line(self, body: Node | None) -> str:
+        if body is None or body.named_child_count == 0:
+            return ""
+        first = body.named_children[0]
+        if first.type == "expression_statement" and first.named_child_count == 1:
+            first = first.named_children[0]
+        value = self._string_value(first)
+        if not value:
+            return ""
+        for line in value.strip().splitlines():
+            if line.strip():
+                return line.strip()[:200]
+        return ""
+
+    def _type_name(self, node: Node | None) -> str | None:
+        """A type annotation as a dotted name, unwrapping `Optional[X]`, `X | None` and string forms."""
+        if node is None:
+            return None
+        if node.type == "type" and node.named_child_count == 1:
+            return self._type_name(node.named_children[0])
+        if node.type == "string":
+            value = self._string_value(node)
+            return value.strip() if value and value.replace(".", "").replace("_", "").isalnum() else None
+        if node.type == "binary_operator":  # X | None
+            for side in ("left", "right"):
+                part = node.child_by_field_name(side)
+                name = self._type_name(part)
+                if name and name != "None":
+                    return name
+            return None
+        if node.type in ("generic_type", "subscript"):
+            head = node.named_children[0] if node.named_children else None
+            head_name = self._dotted(head) if head is not None else None
+            if head_name in ("Optional", "typing.Optional") and node.named_child_count > 1:
+                inner = node.named_children[1]
+                if inner.type == "type_parameter" and inner.named_child_count:
+                    inner = inner.named_children[0]
+                return self._type_name(inner)
+            return head_name
+        return self._dotted(node)
+
+    def _params_from_nodes(self, node: Node) -> tuple[Param, ...]:
+        params = []
+        for child in node.named_children:
+            kind = child.type
+            if kind == "identifier":
+                params.append(Param(self._text(child)))
+            elif kind == "typed_parameter":
+                inner = child.named_children[0] if child.named_children else None
+                variadic = ""
+                if inner is not None and inner.type in ("list_splat_pattern", "dictionary_splat_pattern"):
+                    variadic = "*" if inner.type == "list_splat_pattern" else "**"
+                    inner = inner.named_children[0] if inner.named_children else None
+                params.append(
+                    Param(
+                        self._text(inner),
+                        self._type_name(child.child_by_field_name("type")),
+                        variadic=variadic,
+                    )
+                )
+            elif kind in ("default_parameter", "typed_default_parameter"):
+                params.append(
+                    Param(
+                        self._text(child.child_by_field_name("name")),
+                        self._type_name(child.child_by_field_name("type")),
+                        default=True,
+                    )
+                )
+            elif kind in ("list_splat_pattern", "dictionary_splat_pattern"):
+                inner = child.named_children[0] if child.named_children else None
+                params.append(
+                    Param(self._text(inner), variadic="*" if kind == "list_splat_pattern" else "**")
+                )
+        return tuple(params)
+
+    def _bases_from_nodes(self, supers: Node) -> tuple[str, ...]:
+        bases: list[str] = []
+        for child in supers.named_children:
+            if child.type == "keyword_argument":
+                continue
+            base = self._dotted(child)
+            if base is None and child.type in ("subscript", "generic_type") and child.named_children:
+                base = self._dotted(child.named_children[0])
+            if base is not None:
+                bases.append(base)
+        return tuple(bases)
 
 
 _SENTINEL_END = 1 << 62
 _Captures = dict[str, list[Node]]
 
 
-class _Extractor:
+class _Extractor(_NodeReader):
     def __init__(self, source: bytes) -> None:
-        self.source = source
+        super().__init__(source)
+        # An ASCII file's byte offsets are its text's offsets: slice the text, decode nothing more.
+        self.ascii = source.decode("ascii") if source.isascii() else None
         self.imports: list[Import] = []
         self.exports: list[Export] = []
         self.definitions: list[Definition] = []
@@ -246,6 +308,7 @@ class _Extractor:
         self.main_guard = False
         self.errors = 0
         self.strict = False  # the parser found an error: fast readers check more, some step aside
+        self.fast = True  # no error: _plain_chain may answer for the regular expressions
         self.read = _LENIENT
         self.decorated: set[int] = set()
         # The scope entries, one per definition pushed, in byte order; entry 0 is the module. A record
@@ -260,13 +323,15 @@ class _Extractor:
         self.function_lines: list[int | None] = [None]  # the nearest function's line
         self.in_class: list[bool] = [False]
 
-    def text(self, node: Node) -> str:
-        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
     def chain(self, node: Node) -> str | None:
         """``_dotted(node)``, read from the source when it is a plain name chain."""
-        text = self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-        return text if self.read.chain.fullmatch(text) else _dotted(node)
+        if self.ascii is not None:
+            text = self.ascii[node.start_byte : node.end_byte]
+        else:
+            text = self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+        if (self.fast and _plain_chain(text)) or self.read.chain.fullmatch(text):
+            return text
+        return self._dotted(node)
 
     def entry(self, start: int, node: Node, order: int) -> int:
         """The scope entry of a record at ``start``; ``order`` breaks a tie with a definition."""
@@ -282,7 +347,7 @@ class _Extractor:
     def run(self, root: Node, path: str, file_hash: str) -> FileIndex:
         query, kinds = _query()
         if root.has_error:
-            self.strict, self.read = True, _STRICT
+            self.strict, self.fast, self.read = True, False, _STRICT
         groups: dict[str, list[_Captures]] = {kind: [] for kind in _KINDS}
         add = [groups[kind].append for kind in kinds]
         for index, captures in QueryCursor(query).matches(root):
@@ -333,12 +398,12 @@ class _Extractor:
             language="python",
             hash=file_hash,
             imports=tuple(sorted(self.imports, key=_import_order)),
-            exports=tuple(sorted(set(self.exports))),
+            exports=tuple(sorted(dict.fromkeys(self.exports))),
             definitions=tuple(sorted(definitions)),
-            calls=tuple(sorted(set(self.calls))),
-            references=tuple(sorted(set(self.references))),
-            assignments=tuple(sorted(set(self.assignments))),
-            dynamic=tuple(sorted(set(self.dynamic))),
+            calls=tuple(sorted(dict.fromkeys(self.calls))),
+            references=tuple(sorted(dict.fromkeys(self.references))),
+            assignments=tuple(sorted(dict.fromkeys(self.assignments))),
+            dynamic=tuple(sorted(dict.fromkeys(self.dynamic))),
             main_guard=self.main_guard,
             syntax_errors=self.errors,
             flags=flags,
@@ -403,7 +468,7 @@ class _Extractor:
         for child in parent.named_children:
             if child.type == "decorator" and child.named_child_count:
                 expr = child.named_children[0]
-                text = _dotted(expr.child_by_field_name("function") if expr.type == "call" else expr)
+                text = self._dotted(expr.child_by_field_name("function") if expr.type == "call" else expr)
                 names.append(text or "<expr>")
         return tuple(names)
 
@@ -418,15 +483,15 @@ class _Extractor:
     def _doc(self, body: Node | None) -> str:
         if body is None or not _STRING_START.match(self.source, body.start_byte):
             return ""  # the body does not open with a string
-        return _first_doc_line(body)
+        return self._first_doc_line(body)
 
     def _function(self, node: Node, captures: _Captures, top: int) -> str:
         name_node = self._field(node, captures, "name")
-        name = self.text(name_node) if name_node is not None else ""
+        name = self._text(name_node) if name_node is not None else ""
         qualname = self._qualify(name, top)
         parameters = self._field(node, captures, "parameters")
         params = self._params(parameters) if parameters is not None else ()
-        return_type = _type_name(self._field(node, captures, "return_type"))
+        return_type = self._type_name(self._field(node, captures, "return_type"))
         body = self._field(node, captures, "body")
         start = node.start_byte
         kind = "function"
@@ -461,9 +526,9 @@ class _Extractor:
 
     def _params(self, node: Node) -> tuple[Param, ...]:
         """The parameters, split from the source text when every one is a plain form."""
-        text = self.text(node)
+        text = self._text(node)
         if self.strict or not _is_simple_list(text):
-            return _params_from_nodes(node)
+            return self._params_from_nodes(node)
         params = []
         plain, is_name = self.read.plain.fullmatch, self.read.name.fullmatch
         for piece in text[1:-1].split(","):
@@ -479,13 +544,13 @@ class _Extractor:
             name = name.strip()
             annotation = annotation.strip()
             if not is_name(name) or (colon and not plain(annotation)) or (equals and variadic):
-                return _params_from_nodes(node)
+                return self._params_from_nodes(node)
             params.append(_new(Param, (name, annotation if colon else None, bool(equals), variadic)))
         return tuple(params)
 
     def _class(self, node: Node, captures: _Captures, top: int) -> str:
         name_node = self._field(node, captures, "name")
-        name = self.text(name_node) if name_node is not None else ""
+        name = self._text(name_node) if name_node is not None else ""
         qualname = self._qualify(name, top)
         supers = self._field(node, captures, "superclasses")
         bases = self._bases(supers) if supers is not None else ()
@@ -515,9 +580,9 @@ class _Extractor:
 
     def _bases(self, supers: Node) -> tuple[str, ...]:
         """The base classes, split from the source text when every one is a plain name chain."""
-        text = self.text(supers)
+        text = self._text(supers)
         if self.strict or not _is_simple_list(text) or "*" in text:
-            return _bases_from_nodes(supers)
+            return self._bases_from_nodes(supers)
         bases = []
         plain, is_name = self.read.plain.fullmatch, self.read.name.fullmatch
         for piece in text[1:-1].split(","):
@@ -528,7 +593,7 @@ class _Extractor:
             if equals and is_name(keyword_name.strip()) and value[:1] != "=":
                 continue  # metaclass=...
             if equals or not plain(piece):
-                return _bases_from_nodes(supers)
+                return self._bases_from_nodes(supers)
             bases.append(piece)
         return tuple(bases)
 
@@ -548,17 +613,18 @@ class _Extractor:
                 name=target.rpartition(".")[2],
                 qualname=qualname,
                 column=node.start_point[1],
-                signature=" ".join(_text(node).split())[:200],
+                signature=" ".join(self._text(node).split())[:200],
             )
         )
         return qualname
 
     # calls -----------------------------------------------------------------------------------
     def _calls(self, matches: list[_Captures]) -> None:
-        source = self.source
+        source, ascii_text = self.source, self.ascii
         starts, ends, scopes = self.starts, self.ends, self.scopes
         append = self.calls.append
         is_callee = self.read.callee.fullmatch
+        fast = self.fast
         limit = CALL_TEXT_MAX * 4
         for captures in matches:
             node = captures["call"][0]
@@ -579,27 +645,37 @@ class _Extractor:
                     continue
                 args_start = gen[0].start_byte
                 end = gen[0].end_byte
-            callee = source[start:args_start].decode("utf-8", "replace")
-            if not is_callee(callee):
+            cut = end if end - start <= limit else start + limit  # what short_text reads
+            if ascii_text is not None:
+                callee = ascii_text[start:args_start]
+                text = ascii_text[start:cut]
+                comment = ascii_text.find("#", args_start, end) >= 0
+            else:
+                callee = source[start:args_start].decode("utf-8", "replace")
+                text = source[start:cut].decode("utf-8", "replace")
+                comment = source.find(b"#", args_start, end) >= 0
+            # _plain_chain, inline: a name chain the regular expression would accept
+            if not (
+                (
+                    fast
+                    and callee.isascii()
+                    and callee[:1] not in "NTF"
+                    and callee.replace(".", "_").isidentifier()
+                )
+                or is_callee(callee)
+            ):
                 self._call_from_nodes(node, scope)
                 continue
             receiver, _, name = callee.rpartition(".")
-            if end - start <= limit:
-                raw = source[start:end]
-                comment = b"#" in raw
-            else:
-                raw = source[start : start + limit]
-                comment = source.find(b"#", args_start, end) >= 0
             if args is None:
                 nargs = 1
             elif comment:
                 nargs = len([a for a in args[0].named_children if a.type != "comment"])
             else:
                 nargs = args[0].named_child_count
-            text = raw.decode("utf-8", "replace")
             # short_text's own result when the text is one line of single spaces and short enough
             if len(text) > CALL_TEXT_MAX or "  " in text or text[-1:] == " " or not text.isprintable():
-                text = short_text(raw, CALL_TEXT_MAX)
+                text = _short(text)
             line, column = node.start_point
             append(
                 _new(
@@ -631,22 +707,22 @@ class _Extractor:
         if args is not None and args.type == "generator_expression":
             nargs = 1
         line, column = node.start_point[0] + 1, node.start_point[1]
-        text = short_text(node.text or b"", CALL_TEXT_MAX)
+        text = short_text(self.source[node.start_byte : node.end_byte], CALL_TEXT_MAX)
         receiver: str | None = None
         super_call = False
         if fn is None:
             return
         if fn.type == "identifier":
-            name = _text(fn)
+            name = self._text(fn)
             callee = name
         elif fn.type == "attribute":
-            name = _text(fn.child_by_field_name("attribute"))
+            name = self._text(fn.child_by_field_name("attribute"))
             obj = fn.child_by_field_name("object")
-            receiver = _dotted(obj)
+            receiver = self._dotted(obj)
             if (
                 obj is not None
                 and obj.type == "call"
-                and _dotted(obj.child_by_field_name("function")) == "super"
+                and self._dotted(obj.child_by_field_name("function")) == "super"
             ):
                 receiver = "super()"
                 super_call = True
@@ -676,7 +752,7 @@ class _Extractor:
         if callee in ("importlib.import_module", "import_module"):
             kind = "import_module"
         elif callee == "getattr" and len(args) >= 2:
-            if _string_value(args[1]) is not None:
+            if self._string_value(args[1]) is not None:
                 return
             kind = "getattr"
         if kind is None:
@@ -685,12 +761,12 @@ class _Extractor:
         if kind in ("import_module", "__import__"):
             if not args:
                 return
-            if _string_value(args[0]) is not None:
+            if self._string_value(args[0]) is not None:
                 # a literal import: an import, not a dynamic feature
-                module = _string_value(args[0]) or ""
+                module = self._string_value(args[0]) or ""
                 self.imports.append(Import(line=line, module=module, kind="dynamic", scope=scope))
                 return
-            prefix = _static_prefix(args[0])
+            prefix = self._static_prefix(args[0])
         self.dynamic.append(DynamicFlag(line=line, column=column, scope=scope, kind=kind, prefix=prefix))
 
     def _decorator(self, node: Node, entry: int) -> None:
@@ -714,17 +790,24 @@ class _Extractor:
 
     # references ------------------------------------------------------------------------------
     def _references(self, names: list[_Captures], chains: list[_Captures]) -> None:
-        source = self.source
+        source, ascii_text = self.source, self.ascii
         starts, ends, scopes = self.starts, self.ends, self.scopes
         append = self.references.append
         is_chain = self.read.chain.fullmatch
+        fast = self.fast
         for kind, matches in (("ref", names), ("ref.chain", chains)):
             for captures in matches:
                 node = captures[kind][0]
                 start = node.start_byte
-                name: str | None = source[start : node.end_byte].decode("utf-8", "replace")
-                if kind == "ref.chain" and not is_chain(name or ""):
-                    name = _dotted(node)
+                end = node.end_byte
+                text = (
+                    ascii_text[start:end]
+                    if ascii_text is not None
+                    else source[start:end].decode("utf-8", "replace")
+                )
+                name: str | None = text
+                if kind == "ref.chain" and not ((fast and _plain_chain(text)) or is_chain(text)):
+                    name = self._dotted(node)
                 if name is None or name in _NOT_REFERENCES:
                     continue
                 j = bisect_right(starts, start) - 1
@@ -738,11 +821,11 @@ class _Extractor:
         line = node.start_point[0] + 1
         for child in node.children_by_field_name("name"):
             if child.type == "aliased_import":
-                module = _text(child.child_by_field_name("name"))
-                alias = _text(child.child_by_field_name("alias"))
+                module = self._text(child.child_by_field_name("name"))
+                alias = self._text(child.child_by_field_name("alias"))
                 self.imports.append(Import(line=line, module=module, alias=alias, scope=scope))
             else:
-                self.imports.append(Import(line=line, module=_text(child), scope=scope))
+                self.imports.append(Import(line=line, module=self._text(child), scope=scope))
 
     def _import_from(self, node: Node, scope: str) -> None:
         line = node.start_point[0] + 1
@@ -753,11 +836,11 @@ class _Extractor:
             if module_node.type == "relative_import":
                 for child in module_node.children:
                     if child.type == "import_prefix":
-                        level = len(_text(child).strip())
+                        level = len(self._text(child).strip())
                     elif child.type == "dotted_name":
-                        module = _text(child)
+                        module = self._text(child)
             else:
-                module = _text(module_node)
+                module = self._text(module_node)
         if any(child.type == "wildcard_import" for child in node.children):
             self.imports.append(
                 Import(line=line, module=module, level=level, star=True, kind="from", scope=scope)
@@ -765,10 +848,10 @@ class _Extractor:
             return
         for child in node.children_by_field_name("name"):
             if child.type == "aliased_import":
-                name = _text(child.child_by_field_name("name"))
-                alias = _text(child.child_by_field_name("alias"))
+                name = self._text(child.child_by_field_name("name"))
+                alias = self._text(child.child_by_field_name("alias"))
             else:
-                name, alias = _text(child), None
+                name, alias = self._text(child), None
             self.imports.append(
                 Import(
                     line=line, module=module, name=name, alias=alias, level=level, kind="from", scope=scope
@@ -790,10 +873,10 @@ class _Extractor:
         if target is None:
             if self._unpacks(left, right):  # a, b = f(), g()
                 for lhs, rhs in zip(left.named_children, right.named_children, strict=False):  # type: ignore[union-attr]
-                    self._bind(_dotted(lhs), rhs, line, scope)
+                    self._bind(self._dotted(lhs), rhs, line, scope)
             return
         if type_node is not None:
-            declared = _type_name(type_node)
+            declared = self._type_name(type_node)
             if declared:
                 self.assignments.append(_new(Assignment, (line, scope, target, f"type:{declared}")))
         if right is not None:
@@ -806,10 +889,10 @@ class _Extractor:
         # `x += y` binds nothing linking reads, except in what error recovery makes of `a, b += ...`
         left = node.child_by_field_name("left")
         right = node.child_by_field_name("right")
-        if left is not None and _dotted(left) is None and self._unpacks(left, right):
+        if left is not None and self._dotted(left) is None and self._unpacks(left, right):
             line, scope = node.start_point[0] + 1, self.scopes[entry]
             for lhs, rhs in zip(left.named_children, right.named_children, strict=False):  # type: ignore[union-attr]
-                self._bind(_dotted(lhs), rhs, line, scope)
+                self._bind(self._dotted(lhs), rhs, line, scope)
 
     @staticmethod
     def _unpacks(left: Node, right: Node | None) -> bool:
@@ -841,12 +924,12 @@ class _Extractor:
         if right.type not in ("list", "tuple"):
             return
         for child in right.named_children:
-            value = _string_value(child)
+            value = self._string_value(child)
             if value:
                 self.exports.append(Export(line=line, name=value, local=value))
 
     def _guard(self, condition: Node) -> None:
-        text = _text(condition).replace("'", '"').replace(" ", "")
+        text = self._text(condition).replace("'", '"').replace(" ", "")
         if text in ('__name__=="__main__"', '"__main__"==__name__'):
             self.main_guard = True
 
@@ -856,10 +939,10 @@ class _Extractor:
         value = node.named_children[0]
         fact = None
         if value.type == "call":
-            fn = _dotted(value.child_by_field_name("function"))
+            fn = self._dotted(value.child_by_field_name("function"))
             fact = f"call:{fn}" if fn else None
         elif value.type in ("identifier", "attribute"):
-            name = _dotted(value)
+            name = self._dotted(value)
             fact = f"name:{name}" if name else None
         if fact is None:
             return
@@ -869,48 +952,6 @@ class _Extractor:
 
 
 _NOT_REFERENCES = frozenset(("self", "cls", "None", "True", "False"))
-
-
-def _params_from_nodes(node: Node) -> tuple[Param, ...]:
-    params = []
-    for child in node.named_children:
-        kind = child.type
-        if kind == "identifier":
-            params.append(Param(_text(child)))
-        elif kind == "typed_parameter":
-            inner = child.named_children[0] if child.named_children else None
-            variadic = ""
-            if inner is not None and inner.type in ("list_splat_pattern", "dictionary_splat_pattern"):
-                variadic = "*" if inner.type == "list_splat_pattern" else "**"
-                inner = inner.named_children[0] if inner.named_children else None
-            params.append(
-                Param(_text(inner), _type_name(child.child_by_field_name("type")), variadic=variadic)
-            )
-        elif kind in ("default_parameter", "typed_default_parameter"):
-            params.append(
-                Param(
-                    _text(child.child_by_field_name("name")),
-                    _type_name(child.child_by_field_name("type")),
-                    default=True,
-                )
-            )
-        elif kind in ("list_splat_pattern", "dictionary_splat_pattern"):
-            inner = child.named_children[0] if child.named_children else None
-            params.append(Param(_text(inner), variadic="*" if kind == "list_splat_pattern" else "**"))
-    return tuple(params)
-
-
-def _bases_from_nodes(supers: Node) -> tuple[str, ...]:
-    bases: list[str] = []
-    for child in supers.named_children:
-        if child.type == "keyword_argument":
-            continue
-        base = _dotted(child)
-        if base is None and child.type in ("subscript", "generic_type") and child.named_children:
-            base = _dotted(child.named_children[0])
-        if base is not None:
-            bases.append(base)
-    return tuple(bases)
 
 
 def _import_order(record: Import) -> tuple[Any, ...]:

@@ -4,15 +4,22 @@
 
 ; Definitions: sorted by byte offset, they give qualified names and, through a stack, the scope of
 ; every other record. A module-level `name = lambda: ...` is a definition too.
+; Fields a definition always has are required (an optional capture costs the query more); the
+; negated-field patterns catch what error recovery left without one.
 (function_definition
-  name: (_)? @name
-  parameters: (_)? @parameters
+  name: (_) @name
+  parameters: (_) @parameters
   return_type: (_)? @return_type
-  body: (_)? @body) @def.function
+  body: (_) @body) @def.function
+(function_definition !name) @def.function
+(function_definition !parameters) @def.function
+(function_definition !body) @def.function
 (class_definition
-  name: (_)? @name
+  name: (_) @name
   superclasses: (_)? @superclasses
-  body: (_)? @body) @def.class
+  body: (_) @body) @def.class
+(class_definition !name) @def.class
+(class_definition !body) @def.class
 (assignment left: (_) @left right: (lambda) @right) @def.lambda
 (decorated_definition definition: (_) @decorated)
 
