@@ -220,18 +220,22 @@ class Graph:
         return {node.key: node for node in self.nodes}
 
     @cached_property
+    def key_index(self) -> list[tuple[str, str]]:
+        """(key or external key, node key) of every node, sorted: a target's nodes are one range."""
+        index = [(node.key, node.key) for node in self.nodes]
+        index.extend(
+            (node.external, node.key) for node in self.nodes if node.external and node.external != node.key
+        )
+        index.sort()
+        return index
+
+    @cached_property
     def out_edges(self) -> dict[str, list[Edge]]:
-        table: dict[str, list[Edge]] = {}
-        for edge in self.edges:
-            table.setdefault(edge.caller, []).append(edge)
-        return table
+        return _grouped(self.edges, by_callee=False)
 
     @cached_property
     def in_edges(self) -> dict[str, list[Edge]]:
-        table: dict[str, list[Edge]] = {}
-        for edge in self.edges:
-            table.setdefault(edge.callee, []).append(edge)
-        return table
+        return _grouped(self.edges, by_callee=True)
 
     @cached_property
     def unresolved_by_caller(self) -> dict[str, list[Unresolved]]:
@@ -267,6 +271,20 @@ class Graph:
         """The graph's one JSON text (byte-identical for one input)."""
         with paused_gc():
             return json_text(self.to_json()) + "\n"
+
+
+def _grouped(edges: Iterable[Edge], by_callee: bool) -> dict[str, list[Edge]]:
+    """The edges by their caller (or callee), each list in edge order."""
+    table: dict[str, list[Edge]] = {}
+    with paused_gc():
+        for edge in edges:
+            key = edge.callee if by_callee else edge.caller
+            bucket = table.get(key)
+            if bucket is None:
+                table[key] = [edge]
+            else:
+                bucket.append(edge)
+    return table
 
 
 def json_text(value: Any) -> str:

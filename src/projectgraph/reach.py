@@ -12,6 +12,7 @@ computed import with a static prefix concerns the targets under it; the rest con
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -210,27 +211,28 @@ def reach(graph: Graph, query: Query) -> list[ReachResult]:
     depth_capped = False
     timed_out = False
     out = graph.out_edges
+    deadline, max_depth = query.deadline, query.max_depth
     while queue:
-        if query.deadline is not None and time.monotonic() - started > query.deadline:
+        if deadline is not None and time.monotonic() - started > deadline:
             timed_out = True
             break
         key, depth = queue.popleft()
-        if query.max_depth and depth >= query.max_depth:
+        if max_depth and depth >= max_depth:
             if out.get(key):
                 depth_capped = True
             continue
         for edge in out.get(key, ()):
-            if edge.relation not in WALKED and edge.kind != "package":
-                continue
-            if edge.callee not in parent:
-                parent[edge.callee] = (key, edge, "")
-                queue.append((edge.callee, depth + 1))
+            callee = edge[1]
+            if callee not in parent and (edge[2] in WALKED or edge[3] == "package"):
+                parent[callee] = (key, edge, "")
+                queue.append((callee, depth + 1))
 
     reached = parent
     scope = _Uncertainties(graph, reached, fallback, depth_capped, timed_out)
+    roots = sum(1 for prev, _edge, _kind in reached.values() if prev is None)
     results = []
     for target in query.targets:
-        results.append(_answer(graph, target, reached, scope, query, started))
+        results.append(_answer(graph, target, reached, scope, query, started, roots))
     return results
 
 
@@ -247,6 +249,22 @@ def _path_to(key: str, reached: dict[str, tuple[str | None, Edge | None, str]]) 
     return tuple(reversed(hops))
 
 
+def _matching(graph: Graph, target: Target) -> list[str]:
+    """The keys of the nodes that are the target (by key, or by the external key they stand for),
+    from the graph's sorted index of both: a range of it, not a pass over every node."""
+    key = target.key
+    wildcard = key.endswith(keys.SEP + "*")
+    prefix = key[:-1] if wildcard else key
+    index = graph.key_index
+    found: dict[str, None] = {}
+    for position in range(bisect_left(index, (prefix,)), len(index)):
+        name, node_key = index[position]
+        if not (name.startswith(prefix) if wildcard else name == key):
+            break
+        found[node_key] = None
+    return list(found)
+
+
 def _answer(
     graph: Graph,
     target: Target,
@@ -254,10 +272,9 @@ def _answer(
     scope: _Uncertainties,
     query: Query,
     started: float,
+    roots: int,
 ) -> ReachResult:
-    matching = [
-        n.key for n in graph.nodes if target.matches(n.key) or (n.external and target.matches(n.external))
-    ]
+    matching = _matching(graph, target)
     sites = sorted(
         {
             e.site
@@ -269,7 +286,7 @@ def _answer(
     found = [key for key in matching if key in reached]
     searched = {
         "version": VERSION,
-        "roots": sum(1 for _k, (p, _e, _r) in reached.items() if p is None),
+        "roots": roots,
         "reached": len(reached),
         "mode": query.mode,
         "seconds": round(time.monotonic() - started, 6),
@@ -286,6 +303,11 @@ def _answer(
     return ReachResult(target.key, "not-found", (), tuple(sites), (), searched)
 
 
+# an Uncertainty's fields (kind, reason, site, name, caller): a search holds one per unresolved site
+# it reached, of which an answer lists a few, so only those become Uncertainty records
+_Pending = tuple[str, str, Site | None, str, str]
+
+
 class _Uncertainties:
     """Every uncertainty of one search, and which targets each concerns."""
 
@@ -298,27 +320,28 @@ class _Uncertainties:
         timed_out: bool,
     ) -> None:
         self.graph = graph
-        self.everywhere: list[Uncertainty] = []
-        self.by_name: dict[str, list[Uncertainty]] = {}
-        self.by_prefix: list[tuple[str, Uncertainty]] = []
+        self.everywhere: list[_Pending] = []
+        self.by_name: dict[str, list[_Pending]] = {}
+        self.by_prefix: list[tuple[str, _Pending]] = []
         if fallback:
             self.everywhere.append(
-                Uncertainty("root-fallback", "no root rule matched: every exported definition is a root")
+                ("root-fallback", "no root rule matched: every exported definition is a root", None, "", "")
             )
         if depth_capped:
-            self.everywhere.append(Uncertainty("budget", "the depth cap stopped the search"))
+            self.everywhere.append(("budget", "the depth cap stopped the search", None, "", ""))
         if timed_out:
-            self.everywhere.append(Uncertainty("budget", "the deadline stopped the search"))
+            self.everywhere.append(("budget", "the deadline stopped the search", None, "", ""))
         for truncation in graph.truncations:
-            self.everywhere.append(Uncertainty("budget", f"link limit: {truncation.detail}"))
+            self.everywhere.append(("budget", f"link limit: {truncation.detail}", None, "", ""))
         for entry in graph.files:
             if entry.status in ("failed", "missing", "truncated") and not entry.unit:
                 self.everywhere.append(
-                    Uncertainty(
+                    (
                         "budget",
                         f"file {entry.status}: {entry.reason or entry.status}",
                         Site(entry.path, 0, 0),
-                        caller=entry.path,
+                        "",
+                        entry.path,
                     )
                 )
         by_caller = graph.unresolved_by_caller
@@ -327,7 +350,7 @@ class _Uncertainties:
             for site in by_caller.get(key, ()):
                 if site.covered:
                     continue
-                u = Uncertainty("unresolved-call", f"{site.reason}: {site.text}", site.site, site.name, key)
+                u: _Pending = ("unresolved-call", f"{site.reason}: {site.text}", site.site, site.name, key)
                 if site.prefix:
                     self.by_prefix.append((site.prefix, u))
                 elif site.name and site.reason in (
@@ -344,47 +367,61 @@ class _Uncertainties:
                 else:
                     self.everywhere.append(u)
             for flag in dynamic.get(key, ()):
-                u = Uncertainty("dynamic-flag", flag.kind, flag.site, "", key)
+                u = ("dynamic-flag", flag.kind, flag.site, "", key)
                 if flag.prefix:
                     self.by_prefix.append((flag.prefix, u))
                 else:  # eval, exec, a computed attribute or import: anything can run
                     self.everywhere.append(u)
-        self._name_reach: dict[str, frozenset[str]] = {}
+        self._names = sorted(self.by_name.items())
+        self._starts: dict[str, list[str]] | None = None
 
-    def _reach_of_name(self, name: str) -> frozenset[str]:
-        """Every key that any first-party definition called ``name`` reaches."""
-        cached = self._name_reach.get(name)
-        if cached is not None:
-            return cached
-        starts = [n.key for n in self.graph.nodes if n.name == name and n.kind != "external" and n.path]
-        seen = set(starts)
-        queue = deque(starts)
-        out = self.graph.out_edges
+    def _definitions_named(self, name: str) -> list[str]:
+        """The first-party definitions called ``name`` (where an unknown receiver's call may go)."""
+        if self._starts is None:
+            self._starts = {}
+            for n in self.graph.nodes:
+                if n.kind != "external" and n.path:
+                    self._starts.setdefault(n.name, []).append(n.key)
+        return self._starts.get(name, [])
+
+    def _reaching(self, target: Target) -> set[str]:
+        """Every key from which a key that is the target can be reached (the target included).
+
+        A name concerns the target when a definition of that name reaches it: one search backwards
+        from the target per answer, instead of one search forwards per name."""
+        key = target.key
+        graph = self.graph
+        seen = {key} if key in graph.node_by_key or key in graph.in_edges else set()
+        queue = deque(seen)
+        into = graph.in_edges
         while queue:
-            key = queue.popleft()
-            for edge in out.get(key, ()):
-                if (edge.relation in WALKED or edge.kind == "package") and edge.callee not in seen:
-                    seen.add(edge.callee)
-                    queue.append(edge.callee)
-        result = frozenset(seen)
-        self._name_reach[name] = result
-        return result
+            for edge in into.get(queue.popleft(), ()):
+                if (edge.relation in WALKED or edge.kind == "package") and edge.caller not in seen:
+                    seen.add(edge.caller)
+                    queue.append(edge.caller)
+        return seen
 
     def concerning(self, target: Target) -> tuple[list[Uncertainty], dict[str, int]]:
-        found: list[Uncertainty] = list(self.everywhere)
+        found: list[_Pending] = list(self.everywhere)
         wildcard = target.key.endswith("//*")
-        for name, sites in sorted(self.by_name.items()):
-            if wildcard or name == target.last or any(target.matches(k) for k in self._reach_of_name(name)):
-                found.extend(sites)
+        reaching: set[str] | None = None
+        for name, sites in self._names:
+            if not (wildcard or name == target.last):
+                if reaching is None:
+                    reaching = self._reaching(target)
+                if not any(key in reaching for key in self._definitions_named(name)):
+                    continue
+            found.extend(sites)
         for prefix, u in self.by_prefix:
             if target.key.startswith(prefix) or prefix.startswith(target.key.removesuffix("*")):
                 found.append(u)
         counts: dict[str, int] = {}
         listed: list[Uncertainty] = []
         for u in found:
-            counts[u.kind] = counts.get(u.kind, 0) + 1
-            if counts[u.kind] <= MAX_LISTED:
-                listed.append(u)
+            kind = u[0]
+            counts[kind] = counts.get(kind, 0) + 1
+            if counts[kind] <= MAX_LISTED:
+                listed.append(Uncertainty(*u))
         return listed, dict(sorted(counts.items()))
 
 
