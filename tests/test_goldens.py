@@ -1,12 +1,13 @@
-"""Golden graphs of the Python fixtures, and the rule that a golden changes only with a version.
+"""Golden graphs of the gold fixtures, and the rule that a golden changes only with a version.
 
-``tests/fixtures/python/<case>/graph.golden.json`` is the fixture's whole JSON graph
-(``Graph.dumps()``). ``PROJECTGRAPH_BLESS=1`` records them; otherwise each graph must equal its
-golden byte for byte. ``tests/fixtures/golden-versions.json`` records, under the versions of the
-stages that make a graph (``fileindex.VERSION``, ``graph.VERSION``, ``reach.VERSION``), the hash of
-each golden and of the inputs it was made from (the fixture's files, by content). A golden that
-changes while its inputs and the versions stay the same is a rule change without a version bump:
-it fails, blessed or not, until the version that owns the rule is bumped.
+``tests/fixtures/<language>/<case>/graph.golden.json`` is the fixture's whole JSON graph
+(``Graph.dumps()``), for the Python fixtures and the JavaScript/TypeScript ones.
+``PROJECTGRAPH_BLESS=1`` records them; otherwise each graph must equal its golden byte for byte.
+``tests/fixtures/golden-versions.json`` records, under the versions of the stages that make a graph
+(``fileindex.VERSION``, ``graph.VERSION``, ``reach.VERSION``), the hash of each golden and of the
+inputs it was made from (the fixture's files, by content). A golden that changes while its inputs
+and the versions stay the same is a rule change without a version bump: it fails, blessed or not,
+until the version that owns the rule is bumped.
 """
 
 from __future__ import annotations
@@ -18,15 +19,37 @@ from pathlib import Path
 
 import pytest
 
+import test_js_fixtures as js
+import test_python_fixtures as py
 from projectgraph.fileindex import VERSION as FILEINDEX_VERSION
 from projectgraph.graph import VERSION as GRAPH_VERSION
 from projectgraph.graph import Graph
 from projectgraph.reach import VERSION as REACH_VERSION
-from test_python_fixtures import CASES, FIXTURES, KNOWN_GAPS, case_graph, scores
 
 BLESS = os.environ.get("PROJECTGRAPH_BLESS") == "1"
-VERSIONS_FILE = FIXTURES.parent / "golden-versions.json"
+VERSIONS_FILE = py.FIXTURES.parent / "golden-versions.json"
 GOLDEN = "graph.golden.json"
+# every fixture as "<language>/<case>", the name golden-versions.json records it under
+CASES = [f"python/{case}" for case in py.CASES] + list(js.CASES)
+
+
+def case_graph(name: str) -> Graph:
+    language, _, case = name.partition("/")
+    return py.case_graph(case) if language == "python" else js.case_graph(name)
+
+
+def folder(name: str) -> Path:
+    return py.FIXTURES.parent / name
+
+
+def unexpected_misses(name: str) -> set[tuple[str, str]]:
+    """The gold edges the graph misses that no known gap explains."""
+    language, _, case = name.partition("/")
+    if language == "python":
+        _hits, _extra, missing = py.scores(case)
+        return missing - set(py.KNOWN_GAPS.get(case, {}))
+    _hits, _extra, missing = js.scores(name)
+    return missing - set(js.KNOWN_GAPS.get(name, {}))
 
 
 def versions_key() -> str:
@@ -52,11 +75,11 @@ def load_versions() -> dict[str, dict[str, dict[str, str]]]:
 @pytest.mark.parametrize("case", CASES)
 def test_golden_graph(case: str) -> None:
     text = case_graph(case).dumps()
-    path = FIXTURES / case / GOLDEN
+    path = folder(case) / GOLDEN
     if BLESS:
         # never bless a graph that misses gold edges (a broken build would record an empty one)
-        _hits, _extra, missing = scores(case)
-        assert missing <= set(KNOWN_GAPS.get(case, {})), f"{case}: not blessed, the graph misses {missing}"
+        missing = unexpected_misses(case)
+        assert not missing, f"{case}: not blessed, the graph misses {missing}"
         path.write_text(text, encoding="utf-8")
     assert path.is_file(), f"no golden for {case}: run with PROJECTGRAPH_BLESS=1 and review the diff"
     assert path.read_text(encoding="utf-8") == text, (
@@ -66,7 +89,7 @@ def test_golden_graph(case: str) -> None:
 
 
 def test_goldens_hold_no_absolute_path_or_timing() -> None:
-    root = str(FIXTURES.resolve().parent.parent.parent)
+    root = str(py.FIXTURES.resolve().parent.parent.parent)
     for case in CASES:
         text = case_graph(case).dumps()
         assert root not in text and str(Path.home()) not in text
@@ -84,7 +107,7 @@ def test_golden_changes_come_with_a_version_bump() -> None:
     for case in CASES:
         g = case_graph(case)
         entry = {"input": input_digest(g), "golden": digest(g.dumps())}
-        name = f"python/{case}"
+        name = case
         old = current.get(name)
         if old == entry:
             continue
@@ -96,7 +119,7 @@ def test_golden_changes_come_with_a_version_bump() -> None:
         elif not BLESS:
             problems.append(f"{name}: no golden hash for these inputs: bless with PROJECTGRAPH_BLESS=1")
         updated[name] = entry
-    stale = set(current) - {f"python/{case}" for case in CASES}
+    stale = set(current) - set(CASES)
     for name in stale:
         updated.pop(name)
     if BLESS and not problems and (updated != current or stale):
