@@ -513,6 +513,7 @@ class JavaScriptLinker:
         self._binding_done = True  # parameters bound: what was resolved before may change
         self._returns_memo.clear()
         self._field_memo.clear()
+        self._lookup_memo.clear()
         for jsfile in self.files.values():
             self._link_file(jsfile)
 
@@ -820,6 +821,7 @@ class JavaScriptLinker:
         if memo_key in self._field_memo:
             return self._field_memo[memo_key]
         if memo_key in self._field_busy:
+            self._capped = True  # an answer cut by the cycle: not kept by what asked
             return None
         self._field_busy.add(memo_key)
         capped, self._capped = self._capped, False
@@ -897,6 +899,27 @@ class JavaScriptLinker:
             self._depth -= 1
 
     def _lookup_in(self, jsfile: _File, scope: str, name: str, line: int | None) -> tuple[Value | None, str]:
+        """What ``name`` is bound to in one scope (at ``line``, or anywhere in it), memoized."""
+        memo_key = (jsfile.path, scope, name, line)
+        found = self._lookup_memo.get(memo_key)
+        if found is not None:
+            return found
+        capped, self._capped = self._capped, False
+        try:
+            found = self._find_in_scope(jsfile, scope, name, line)
+        finally:
+            if not self._capped:
+                self._lookup_memo[memo_key] = found
+            self._capped = self._capped or capped
+        return found
+
+    @cached_property
+    def _lookup_memo(self) -> dict[tuple[str, str, str, int | None], tuple[Value | None, str]]:
+        return {}
+
+    def _find_in_scope(
+        self, jsfile: _File, scope: str, name: str, line: int | None
+    ) -> tuple[Value | None, str]:
         candidates: list[tuple[int, int, str, Any]] = []
         qualname = f"{scope}.{name}" if scope else name
         info = jsfile.defs.get(qualname)
@@ -1097,6 +1120,7 @@ class JavaScriptLinker:
         if info.key in self._returns_memo:
             return self._returns_memo[info.key]
         if info.key in self._returns_busy:
+            self._capped = True
             return None
         self._returns_busy.add(info.key)
         capped, self._capped = self._capped, False
@@ -1117,7 +1141,7 @@ class JavaScriptLinker:
     def _returns_busy(self) -> set[str]:
         return set()
 
-    _capped = False  # whether a depth cap cut the resolution under way
+    _capped = False  # whether a depth cap or a cycle cut the resolution under way
 
     def _find_returns(self, info: DefInfo) -> Value | None:
         self._depth += 1
