@@ -117,6 +117,8 @@ class _File:
     imports: dict[tuple[str, str], list[Import]] = field(default_factory=dict)
     exports: dict[str, list[Any]] = field(default_factory=dict)
     stars: list[str] = field(default_factory=list)  # modules of `export * from`
+    # ``a.b = ...`` by target (``this.`` ones aside): members set on objects after their literal
+    member_assigns: dict[str, list[Assignment]] = field(default_factory=dict)
     # ``this.name = ...`` by name: (scope, assignments: declared types first, then by line)
     this_assigns: dict[str, list[tuple[str, list[Assignment]]]] = field(default_factory=dict)
     # object literals whose members are definitions (``const api = {run() {}}`` -> "api"), by
@@ -214,6 +216,8 @@ class JavaScriptLinker:
             for a in index.assignments:
                 jsfile.assigns.setdefault((a.scope, a.target), []).append(a)
             for (scope, target), assigns in sorted(jsfile.assigns.items()):
+                if "." in target and not target.startswith("this."):
+                    jsfile.member_assigns.setdefault(target, []).extend(assigns)
                 if target.startswith("this.") and target.count(".") == 1:
                     ordered = sorted(assigns, key=lambda a: (0 if a.value.startswith("type:") else 1, a.line))
                     jsfile.this_assigns.setdefault(target[5:], []).append((scope, ordered))
@@ -1050,11 +1054,15 @@ class JavaScriptLinker:
         if value.kind == "obj":
             path, qualname = self.objects[value.key]
             jsfile = self.files[path]
+            assigned = jsfile.member_assigns.get(f"{qualname}.{name}", [])
             member = jsfile.defs.get(f"{qualname}.{name}")
             if member is not None:
-                return Value("def", member.key)
+                # a member the program sets again (api.run = other) may be either
+                return Value("def", member.key) if not assigned else None
             if f"{qualname}.{name}" in jsfile.objects:
                 return Value("obj", keys.first_party(path, f"{qualname}.{name}"))
+            if len(assigned) == 1:  # a member added later: api.extra = helper
+                return self._assigned_value(jsfile, assigned[0].scope, assigned[0])
             return None
         if value.kind in ("ext", "inst_ext"):
             return Value("ext", keys.join(value.key, name))
