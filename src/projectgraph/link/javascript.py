@@ -2,21 +2,48 @@
 
 Module resolution, in order: relative paths (the file, then the TypeScript/JavaScript extensions,
 ``./x.js`` written for ``./x.ts``, then a folder's package.json or ``index``); the nearest
-tsconfig/jsconfig ``paths`` and ``baseUrl`` (with relative ``extends``); workspace packages by their
-package.json ``name`` (``exports``, ``module``, ``main``, ``index``; a ``dist``/``lib``/``build``
-target that is not in the tree is looked for under ``src`` with a source extension). Anything else
-is external: its key is the specifier with ``/`` read as ``//`` (``lodash//template``,
-``@scope//pkg//f``); a ``node:`` prefix is dropped (``node:fs`` and ``fs`` are one module).
+tsconfig/jsconfig ``paths`` and ``baseUrl`` (with relative ``extends``, read from the project folder
+when the manifests did not give the extended file); workspace packages by their package.json
+``name`` (``exports``, ``module``, ``main``, ``index``; a ``dist``/``lib``/``build`` target that is not
+in the tree is looked for under ``src`` with a source extension). The package.json and tsconfig
+files of the folders that hold JS/TS files are read here when the manifests do not give them.
+Anything else is external: its key is the specifier with ``/`` read as ``//`` (``lodash//template``,
+``@scope//pkg//f``); a ``node:`` prefix is dropped (``node:fs`` and ``fs`` are one module). An
+external module no package.json declares and no runtime provides may be an alias the resolver
+does not follow, so a call through it also leaves an unresolved site scoped by its name.
 Declaration files (``.d.ts``) stand for no code: an import that only finds one is external.
 
 Exports follow the extractor's conventions (see ``languages/javascript/extract.py``): ESM names,
 ``default``, re-exports (``export {a as b} from``, ``export *``, ``export * as ns``), and CommonJS
-``module.exports`` / ``exports.x``; a default import of a CommonJS module is its ``module.exports``.
+``module.exports`` / ``exports.x``; a default import of a module with no default export is its
+exports object (``module.exports``, or the module's names). ``require("m")(x)``,
+``require("m").f(x)`` and ``(await import("m")).f(x)`` call into the module they load.
+
+Values. A name resolves to a definition, a module, an external key, an object literal whose
+members are definitions (``const api = {run() {}}``: ``api.run``, and ``this`` in its methods),
+an instance (``inst``: ``this`` or a declared type, which a subclass may stand for, so a method
+call also reaches each override by cha; ``new``: made by ``new C()``, exactly a ``C``) or a
+parameter. Constructor functions (functions with ``F.prototype.m`` or ``this.m = function``
+methods) make instances too, and ES5 prototype chains (``Object.create(Base.prototype)``,
+``setPrototypeOf``, ``util.inherits``) are their ``extends``. ``f.call(x)`` and ``f.apply(x)``
+call ``f``; ``f.bind(x)`` is a reference to ``f`` and passes it on; ``new this()`` in a static
+method makes the classes the method is called through. Interface method signatures and abstract
+methods are no call target: the implementations are (cha), and an interface receiver stays an
+unresolved site, since TypeScript types are structural.
+
+Arguments. A parameter is bound to the functions passed to it (by position when the call's text
+shows it, else to every parameter), through parameters passed on; a call of a parameter reaches
+them (kind ``reference``) and stays a covered unresolved site. A first-party function passed to a
+builtin that calls it (array methods, promise callbacks, timers, event registration) is called
+where it is passed.
 
 A member call whose receiver stays unknown gets ``field`` edges (low) to each first-party method or
 object property of the name, ACG's field-based rule, except for names of the builtin prototypes
 (``push``, ``then``, ...), never into a minified file from another file, and never from non-test
 code into a test file; the site stays an unresolved record so reach stays honest.
+
+Resolution is memoized (name lookups per scope, return values, ``this`` fields) once parameters
+are bound; a result cut by the depth cap or by a cycle (``this.x = this.x.wrap()``) is not kept.
 """
 
 from __future__ import annotations
