@@ -280,12 +280,12 @@ def runtime_edges(case: str, hits: list[dict[str, Any]]) -> tuple[set[tuple[str 
     problems = []
     for hit in hits:
         frames = [tuple(f) for f in hit["frames"]]
-        if not frames or table.key_at(frames[0]) != hit["key"]:  # type: ignore[arg-type]
+        if not frames or table.key_at(frames[0]) != hit["key"]:
             problems.append(f"{hit['key']}: paused at {frames[:1]}, which maps elsewhere")
             continue
         caller = None
         for position in frames[1:] + [tuple(f) for f in hit["async"]]:
-            caller = table.key_at(position)  # type: ignore[arg-type]
+            caller = table.key_at(position)
             if caller is not None:
                 break
         edges.add((caller, hit["key"]))

@@ -858,10 +858,10 @@ class JavaScriptLinker:
         capped, self._capped = self._capped, False
         try:
             found = self._find_field_value(cls, name)
-        finally:
-            self._field_busy.discard(memo_key)
             if not self._capped:
                 self._field_memo[memo_key] = found
+        finally:
+            self._field_busy.discard(memo_key)
             self._capped = self._capped or capped
         return found
 
@@ -932,15 +932,15 @@ class JavaScriptLinker:
     def _lookup_in(self, jsfile: _File, scope: str, name: str, line: int | None) -> tuple[Value | None, str]:
         """What ``name`` is bound to in one scope (at ``line``, or anywhere in it), memoized."""
         memo_key = (jsfile.path, scope, name, line)
-        found = self._lookup_memo.get(memo_key)
-        if found is not None:
-            return found
+        cached = self._lookup_memo.get(memo_key)
+        if cached is not None:
+            return cached
         capped, self._capped = self._capped, False
         try:
             found = self._find_in_scope(jsfile, scope, name, line)
-        finally:
             if not self._capped:
                 self._lookup_memo[memo_key] = found
+        finally:
             self._capped = self._capped or capped
         return found
 
@@ -1161,10 +1161,10 @@ class JavaScriptLinker:
         capped, self._capped = self._capped, False
         try:
             found = self._find_returns(info)
-        finally:
-            self._returns_busy.discard(info.key)
             if not self._capped:  # a result cut by the depth cap is not the answer: not kept
                 self._returns_memo[info.key] = found
+        finally:
+            self._returns_busy.discard(info.key)
             self._capped = self._capped or capped
         return found
 
