@@ -97,16 +97,12 @@ _LINK = r"[A-Za-z_]\w*"
 class _Readers:
     chain: re.Pattern[str]  # what ``_dotted`` returns for a name chain: ``a.b().c``
     callee: re.Pattern[str]  # a chain ending with a name
-    name: re.Pattern[str]
-    plain: re.Pattern[str]  # a chain of names only: ``a.b.c``
 
 
 def _readers(first: str, link: str) -> _Readers:
     return _Readers(
         chain=re.compile(rf"{first}(?:\(\))?(?:\.{link}(?:\(\))?)*", re.ASCII),
         callee=re.compile(rf"{first}(?:(?:\(\))?\.{link})*", re.ASCII),
-        name=re.compile(_NAME, re.ASCII),
-        plain=re.compile(rf"{first}(?:\.{link})*", re.ASCII),
     )
 
 
@@ -116,13 +112,24 @@ _DYNAMIC_CALLEES = frozenset(
     ("eval", "exec", "__import__", "importlib.import_module", "import_module", "getattr")
 )
 # a parameter or base list the text reader cannot split on commas
-_NOT_SIMPLE_LIST = re.compile(r"[()\[\]{}'\"#\\@]|\blambda\b")
+_NOT_SIMPLE_LIST = re.compile(r"[()\[\]{}'\"#\\@]")
+
+
+_ATOMS = frozenset(("None", "True", "False"))
 
 
 def _plain_chain(text: str) -> bool:
     """Names joined by dots, ASCII, not opening with an atom (``None.x``): a quick yes for the
     readers' regular expressions, valid in a file without syntax error (``a..b`` would be one)."""
-    return text.isascii() and text[:1] not in "NTF" and text.replace(".", "_").isidentifier()
+    return (
+        text.isascii()
+        and text.replace(".", "_").isidentifier()
+        and (text[:1] not in "NTF" or text.partition(".")[0] not in _ATOMS)
+    )
+
+
+def _is_name(text: str) -> bool:
+    return text.isidentifier() and text.isascii() and not keyword.iskeyword(text)
 
 
 def _short(text: str) -> str:
@@ -133,7 +140,12 @@ def _short(text: str) -> str:
 
 def _is_simple_list(text: str) -> bool:
     """``(a, b=1, *c)`` with no nesting, string, comment or lambda: commas split it."""
-    return text[:1] == "(" and text[-1:] == ")" and not _NOT_SIMPLE_LIST.search(text, 1, len(text) - 1)
+    return (
+        text[:1] == "("
+        and text[-1:] == ")"
+        and not _NOT_SIMPLE_LIST.search(text, 1, len(text) - 1)
+        and "lambda" not in text
+    )
 
 
 _STRING_START = re.compile(rb"[rRbBuUfF]{0,2}['\"]")
@@ -529,8 +541,7 @@ class _Extractor(_NodeReader):
         text = self._text(node)
         if self.strict or not _is_simple_list(text):
             return self._params_from_nodes(node)
-        params = []
-        plain, is_name = self.read.plain.fullmatch, self.read.name.fullmatch
+        params = []  # (the text readers run only in a file without error: see _plain_chain)
         for piece in text[1:-1].split(","):
             piece = piece.strip()
             if not piece or piece == "*" or piece == "/":
@@ -543,7 +554,7 @@ class _Extractor(_NodeReader):
             name, colon, annotation = head.partition(":")
             name = name.strip()
             annotation = annotation.strip()
-            if not is_name(name) or (colon and not plain(annotation)) or (equals and variadic):
+            if not _is_name(name) or (colon and not _plain_chain(annotation)) or (equals and variadic):
                 return self._params_from_nodes(node)
             params.append(_new(Param, (name, annotation if colon else None, bool(equals), variadic)))
         return tuple(params)
@@ -584,15 +595,14 @@ class _Extractor(_NodeReader):
         if self.strict or not _is_simple_list(text) or "*" in text:
             return self._bases_from_nodes(supers)
         bases = []
-        plain, is_name = self.read.plain.fullmatch, self.read.name.fullmatch
         for piece in text[1:-1].split(","):
             piece = piece.strip()
             if not piece:
                 continue
             keyword_name, equals, value = piece.partition("=")
-            if equals and is_name(keyword_name.strip()) and value[:1] != "=":
+            if equals and _is_name(keyword_name.strip()) and value[:1] != "=":
                 continue  # metaclass=...
-            if equals or not plain(piece):
+            if equals or not _plain_chain(piece):
                 return self._bases_from_nodes(supers)
             bases.append(piece)
         return tuple(bases)
@@ -659,8 +669,8 @@ class _Extractor(_NodeReader):
                 (
                     fast
                     and callee.isascii()
-                    and callee[:1] not in "NTF"
                     and callee.replace(".", "_").isidentifier()
+                    and (callee[:1] not in "NTF" or callee.partition(".")[0] not in _ATOMS)
                 )
                 or is_callee(callee)
             ):
