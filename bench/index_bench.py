@@ -19,9 +19,11 @@ Each run measures, in this order:
 - **command cold / warm** (``--stages command``): the whole ``projectgraph index`` command, which
   also links the project and writes the graph.
 
-Wall times are the process's, start to exit; peak RSS is the largest resident set of the process
-or of any worker it waited for (``wait4``). Ratios are medians over medians: the machine may be
-shared, so read them rather than the seconds.
+Wall times are the process's, start to exit; CPU is the user and system time of the process and
+the workers it waited for, and peak RSS the largest resident set among them (``wait4``). Ratios are
+medians over medians. On a shared machine the wall times of the parallel runs suffer most from the
+other load (the load average at each run's start is printed): the CPU ratios say what the work
+costs whatever the load.
 """
 
 from __future__ import annotations
@@ -131,7 +133,14 @@ def run_process(command: list[str], cwd: Path) -> dict[str, Any]:
         summary = json.loads(out)
     except json.JSONDecodeError:
         raise SystemExit(f"{' '.join(command)} failed ({code}):\n{err.decode(errors='replace')}") from None
-    return {"seconds": seconds, "peak_mb": usage.ru_maxrss / 1024, "exit": code, "summary": summary}
+    cpu = usage.ru_utime + usage.ru_stime  # the process and the workers it waited for
+    return {
+        "seconds": seconds,
+        "cpu": cpu,
+        "peak_mb": usage.ru_maxrss / 1024,
+        "exit": code,
+        "summary": summary,
+    }
 
 
 def index_stage(root: Path, languages: tuple[str, ...], workers: int) -> dict[str, Any]:
@@ -212,8 +221,8 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         )
         runs: list[dict[str, Any]] = []
         for number in range(1, args.runs + 1):
-            run: dict[str, Any] = {"floor": parse_floor(root, files)}
-            line = [f"run {number}: floor {run['floor']['seconds']:.2f} s"]
+            run: dict[str, Any] = {"floor": parse_floor(root, files), "load": os.getloadavg()[0]}
+            line = [f"run {number} (load {run['load']:.1f}): floor {run['floor']['seconds']:.2f} s"]
             if "index" in stages:
                 fresh(root)
                 run["index_cold"] = index_stage(root, languages, args.workers)
@@ -221,8 +230,8 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
                 for name in ("index_cold", "index_warm"):
                     r = run[name]
                     line.append(
-                        f"{name.replace('_', ' ')} {r['seconds']:.2f} s {r['peak_mb']:.0f} MB "
-                        f"({languages_of(r['summary'])})"
+                        f"{name.replace('_', ' ')} {r['seconds']:.2f} s (cpu {r['cpu']:.2f} s) "
+                        f"{r['peak_mb']:.0f} MB ({languages_of(r['summary'])})"
                     )
             if "command" in stages:
                 fresh(root)
@@ -256,7 +265,11 @@ def report(
     rows: dict[str, dict[str, float]] = {"floor": {"seconds": floor, "cpu": median("floor", "cpu")}}
     for name in ("index_cold", "index_warm", "command_cold", "command_warm"):
         if name in runs[0]:
-            rows[name] = {"seconds": median(name), "peak_mb": max(run[name]["peak_mb"] for run in runs)}
+            rows[name] = {
+                "seconds": median(name),
+                "cpu": median(name, "cpu"),
+                "peak_mb": max(run[name]["peak_mb"] for run in runs),
+            }
             if name.startswith("command"):
                 rows[name]["index_seconds"] = statistics.median(
                     run[name]["summary"]["seconds"] for run in runs
@@ -265,9 +278,17 @@ def report(
         row["files_per_s"] = len(files) / row["seconds"]
         row["mb_per_s"] = size / 1e6 / row["seconds"]
         row["x_floor"] = row["seconds"] / floor
+        row["cpu_x_floor"] = row["cpu"] / rows["floor"]["cpu"]
     print()
-    print(f"median of {len(runs)} run(s), {len(files)} files, {size / 1e6:.1f} MB, {os.cpu_count()} CPUs")
-    print(f"{'':34} {'seconds':>8} {'files/s':>8} {'MB/s':>6} {'x floor':>8} {'peak RSS':>9}")
+    loads = ", ".join(f"{run['load']:.1f}" for run in runs)
+    print(
+        f"median of {len(runs)} run(s), {len(files)} files, {size / 1e6:.1f} MB, {os.cpu_count()} CPUs, "
+        f"load average at each run's start {loads}"
+    )
+    print(
+        f"{'':34} {'seconds':>8} {'files/s':>8} {'MB/s':>6} {'x floor':>8} "
+        f"{'CPU s':>6} {'CPU x':>6} {'peak RSS':>9}"
+    )
     labels = {
         "floor": "floor: raw parse, 1 core",
         "index_cold": "index cold (all cores)",
@@ -279,7 +300,7 @@ def report(
         peak = f"{row['peak_mb']:.0f} MB" if "peak_mb" in row else "-"
         print(
             f"{labels[name]:34} {row['seconds']:8.2f} {row['files_per_s']:8.0f} {row['mb_per_s']:6.1f} "
-            f"{row['x_floor']:8.2f} {peak:>9}"
+            f"{row['x_floor']:8.2f} {row['cpu']:6.2f} {row['cpu_x_floor']:6.2f} {peak:>9}"
         )
     if "index_cold" in rows:
         cold, warm = rows["index_cold"], rows["index_warm"]
@@ -295,16 +316,19 @@ def report(
         "languages": list(languages),
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
-        "runs": [
-            {
-                name: {k: v for k, v in row.items() if k != "summary"}
-                | ({"languages": row["summary"].get("languages", {})} if "summary" in row else {})
-                for name, row in run.items()
-            }
-            for run in runs
-        ],
+        "runs": [{name: _plain(row) for name, row in run.items()} for run in runs],
         "median": rows,
     }
+
+
+def _plain(row: Any) -> Any:
+    """A run's figures for the JSON output: the summary cut to the languages and statuses."""
+    if not isinstance(row, dict):
+        return row
+    plain = {k: v for k, v in row.items() if k != "summary"}
+    if "summary" in row:
+        plain["languages"] = row["summary"].get("languages", {})
+    return plain
 
 
 def main() -> None:
