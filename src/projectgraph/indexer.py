@@ -246,9 +246,17 @@ def _index_batch(batch: list[_Task]) -> list[_Outcome]:
     outcomes: list[_Outcome] = []
     for task in batch:
         path, status, reason, flags, index, artifacts = _index_one(task)
-        encoded = index.to_bytes() if isinstance(index, FileIndex) else index
-        outcomes.append((path, status, reason, flags, encoded, artifacts))
+        encoded = _encoded(index) if isinstance(index, FileIndex) else None
+        outcomes.append((path, status, reason, flags, encoded if encoded is not None else index, artifacts))
     return outcomes
+
+
+def _encoded(index: FileIndex) -> bytes | None:
+    """The ``to_bytes`` form, or None when a record holds what it cannot write (then not stored)."""
+    try:
+        return index.to_bytes()
+    except ValueError:
+        return None
 
 
 def _batches(tasks: list[_Task], workers: int) -> list[list[_Task]]:
@@ -443,9 +451,8 @@ def _index_files(
         error = f"cancelled: {timeout}"
     if store is not None and fresh:  # also after a cancellation: the next run starts from what this one did
         if hasattr(store, "put_encoded"):
-            store.put_encoded(
-                [(key, data if data is not None else index.to_bytes()) for key, index, data in fresh]
-            )
+            forms = [(key, data if data is not None else _encoded(index)) for key, index, data in fresh]
+            store.put_encoded([(key, data) for key, data in forms if data is not None])
         else:
             store.put_many([(key, index) for key, index, _ in fresh])
     for source in found.files:
