@@ -90,7 +90,8 @@ class GraphBuilder:
     def edge(self, caller: str, callee: str, relation: str, kind: str, site: Site, via: str = "") -> None:
         if caller == callee and relation != "calls":
             return
-        self.edges.append(Edge(caller, callee, relation, kind, site, via))
+        # Edge(...) without its Python-level __new__: hundreds of thousands per project
+        self.edges.append(_new_tuple(Edge, (caller, callee, relation, kind, site, via)))
 
     def unresolved_site(self, site: Unresolved) -> None:
         self.unresolved.append(site)
@@ -113,6 +114,9 @@ class GraphBuilder:
             sorted(set(self.unresolved)),
             sorted(set(self.truncations)),
         )
+
+
+_new_tuple = tuple.__new__
 
 
 def _rank(edge: Edge) -> int:

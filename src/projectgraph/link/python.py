@@ -57,7 +57,7 @@ _LANGUAGE = "python"
 _CANDIDATES, _PARAM, _STARS, _NOTHING = range(4)
 _MISSING = object()
 # the stamps of memoized values that read no bindings (PythonLinker._memo)
-_PURE, _ATTR_READ = -1, -2
+_PURE = -1
 _NONE: tuple[None, str] = (None, "none")
 _BUILTIN_VALUES = {name: (Value("ext", f"builtins//{name}"), "builtin") for name in BUILTINS}
 _PENDING = object()  # a self-attribute value being resolved
@@ -85,8 +85,12 @@ class _File:
     star_steps: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     chains: dict[str, tuple[str, ...]] = field(default_factory=dict)
     function_scopes: dict[str, str] = field(default_factory=dict)
-    # resolved values of this file's bindings (see PythonLinker._memo), by id of the record
+    line_free: dict[tuple[str, str], bool] = field(default_factory=dict)  # see PythonLinker._line_free
+    class_scopes: frozenset[str] = frozenset()  # the function scopes of class_lines
+    # resolved values of this file's bindings (see PythonLinker._memo), by id of the record, and
+    # of the dotted texts used in a scope; what a name used in a scope resolves to, by (scope, name)
     memo: dict[Any, tuple[Any, int, int]] = field(default_factory=dict)
+    lookups: dict[tuple[str, str], tuple[Any, int, int]] = field(default_factory=dict)
 
     path: str = field(init=False)
 
@@ -135,6 +139,7 @@ class PythonLinker:
                 pyfile.defs.setdefault(d.qualname, info)
                 self.defs.setdefault(info.key, info)
             bodies = pyfile.class_lines = _class_bodies(pyfile)
+            pyfile.class_scopes = frozenset(scope for scope, _line in bodies)
             for a in index.assignments:
                 owner = _class_body_of(bodies, a)
                 if owner is not None:
@@ -160,6 +165,7 @@ class PythonLinker:
         self._cuts = 0
         self._reads = 0
         self._attr_reads = 0
+        self._attr_stamp = -2  # below _PURE, one less each time the attribute values are recomputed
         self._generation = 0
         self._member_cache: dict[tuple[str, str, int], DefInfo | None] = {}
         self._subclass_cache: dict[str, list[str]] = {}
@@ -190,7 +196,7 @@ class PythonLinker:
         self._classmethod_receivers()
         # the bindings are complete only now: forget values memoized while they grew
         self.__dict__.pop("_attr_values", None)
-        self._forget_values(keep_pure=True)
+        self._bindings_complete()
         for pyfile in self.files.values():
             self._link_file(pyfile)
         self.decorator_edges()
@@ -202,7 +208,7 @@ class PythonLinker:
         values, bindings) stays for the entry points the roots resolve."""
         self._forget_values()
         for pyfile in self.files.values():
-            pyfile.binders, pyfile.chains, pyfile.function_scopes = None, {}, {}
+            pyfile.binders, pyfile.chains, pyfile.function_scopes, pyfile.line_free = None, {}, {}, {}
         self._member_cache = {}
         self._subclass_cache = {}
         self._dotted = {}
@@ -552,26 +558,28 @@ class PythonLinker:
         return None
 
     # ---- memoized resolution --------------------------------------------------------------
-    def _forget_values(self, keep_pure: bool = False) -> None:
-        """Drop the memoized values; with ``keep_pure``, keep those that read neither the bindings
-        nor a self-attribute value (both are recomputed once the bindings are complete)."""
-        if not keep_pure:
-            self._attr_memo: dict[tuple[Value, str], tuple[Any, int, int]] = {}
-            self._result_memo: dict[Value, tuple[Any, int, int]] = {}
-            self._body_memo: dict[tuple[str, str], tuple[Any, int, int]] = {}
-            self._ext_memo: dict[str, tuple[Any, int, int]] = {}
-            for pyfile in self.files.values():
-                pyfile.memo = {}
-            return
-        self._attr_memo = _pure(self._attr_memo)
-        self._result_memo = _pure(self._result_memo)
-        self._body_memo = _pure(self._body_memo)
-        self._ext_memo = _pure(self._ext_memo)
+    def _forget_values(self) -> None:
+        """Drop every memoized value."""
+        self._attr_memo: dict[tuple[Value, str], tuple[Any, int, int]] = {}
+        self._result_memo: dict[Value, tuple[Any, int, int]] = {}
+        self._body_memo: dict[tuple[str, str], tuple[Any, int, int]] = {}
+        self._ext_memo: dict[str, tuple[Any, int, int]] = {}
         for pyfile in self.files.values():
-            pyfile.memo = _pure(pyfile.memo)
+            pyfile.memo, pyfile.lookups = {}, {}
+
+    def _bindings_complete(self) -> None:
+        """Memoized values that read the bindings or a self-attribute value expire (those values
+        are recomputed now); the rest stay."""
+        self._generation += 1
+        self._attr_stamp -= 1
 
     def _memo(
-        self, table: dict[Any, tuple[Any, int, int]], key: Any, compute: Callable[..., Any], *args: Any
+        self,
+        table: dict[Any, tuple[Any, int, int]],
+        key: Any,
+        compute: Callable[..., Any],
+        *args: Any,
+        entry: Any = _MISSING,
     ) -> Any:
         """``compute(*args)``, once per ``key`` where that gives the same answer as computing again.
 
@@ -580,36 +588,39 @@ class PythonLinker:
         a value is kept only when no guard cut it short (``_cuts`` unchanged); it is reused only
         where its depth (``rel``, how much deeper than its start it went) fits under the cap; one
         that read the bindings (``_reads``) only while they have not changed (its ``stamp`` is the
-        ``_generation``). One that read a self-attribute value (``_attr_reads``; stamp
-        ``_ATTR_READ``) is kept until the bindings are complete, when those values are recomputed;
+        ``_generation``). One that read a self-attribute value (``_attr_reads``; its stamp is the
+        ``_attr_stamp``) is kept until the bindings are complete, when those values are recomputed;
         the rest (stamp ``_PURE``) for the whole run. Reusing a value counts its reads again.
+        ``entry``: ``table.get(key)`` when the caller already has it.
         """
-        hit = table.get(key)
+        hit = table.get(key) if entry is _MISSING else entry
         depth = self._depth
         if hit is not None:
             value, rel, stamp = hit
-            if depth + rel <= self._limit and (stamp < 0 or stamp == self._generation):
-                if depth + rel > self._peak:
-                    self._peak = depth + rel
-                if stamp != _PURE:
-                    if stamp == _ATTR_READ:
+            if depth + rel <= self._limit:
+                if stamp == _PURE:
+                    if depth + rel > self._peak:
+                        self._peak = depth + rel
+                    return value
+                if stamp == self._generation or stamp == self._attr_stamp:
+                    if depth + rel > self._peak:
+                        self._peak = depth + rel
+                    if stamp < 0:
                         self._attr_reads += 1
                     else:
                         self._reads += 1
-                return value
+                    return value
         cuts, reads, attr_reads, peak = self._cuts, self._reads, self._attr_reads, self._peak
         self._peak = depth
-        try:
-            value = compute(*args)
-        finally:
-            rel = self._peak - depth
-            if peak > self._peak:
-                self._peak = peak
+        value = compute(*args)  # (an exception ends the whole run: no state to restore)
+        rel = self._peak - depth
+        if peak > self._peak:
+            self._peak = peak
         if self._cuts == cuts:
             if self._reads != reads:
                 stamp = self._generation
             else:
-                stamp = _ATTR_READ if self._attr_reads != attr_reads else _PURE
+                stamp = self._attr_stamp if self._attr_reads != attr_reads else _PURE
             table[key] = (value, rel, stamp)
         return value
 
@@ -645,7 +656,36 @@ class PythonLinker:
         return found
 
     def _lookup(self, pyfile: _File, scope: str, name: str, line: int) -> tuple[Value | None, str]:
-        """Resolve a bare name: (value, how) with how in def, import, assign, wildcard, param, builtin."""
+        """Resolve a bare name: (value, how) with how in def, import, assign, wildcard, param, builtin.
+
+        Memoized per (scope, name) where the line cannot matter (see ``_line_free``)."""
+        if scope in pyfile.class_scopes and (scope, line) in pyfile.class_lines:
+            return self._lookup_at(pyfile, scope, name, line)
+        key = (scope, name)
+        entry = pyfile.lookups.get(key)
+        if entry is None and not self._line_free(pyfile, scope, name):
+            return self._lookup_at(pyfile, scope, name, line)
+        return self._memo(pyfile.lookups, key, self._lookup_at, pyfile, scope, name, line, entry=entry)  # type: ignore[no-any-return]
+
+    def _line_free(self, pyfile: _File, scope: str, name: str) -> bool:
+        """Whether a use of ``name`` in ``scope`` (outside a class body) resolves alike on every
+        line: the first scope of its chain does not bind the name twice (only there does the line
+        of the use choose a binding)."""
+        slot = (scope, name)
+        free = pyfile.line_free.get(slot)
+        if free is None:
+            binders = pyfile.binders
+            if binders is None:
+                binders = self._binders(pyfile)
+            by_scope = binders.get(name)
+            chain = pyfile.chains.get(scope) or self._scopes(pyfile, scope)
+            step = by_scope.get(chain[0]) if by_scope is not None else None
+            free = pyfile.line_free[slot] = not (
+                step is not None and step[0] == _CANDIDATES and len(step[1]) > 1
+            )
+        return free
+
+    def _lookup_at(self, pyfile: _File, scope: str, name: str, line: int) -> tuple[Value | None, str]:
         slot = (pyfile.path, scope, name, line)
         resolving = self._resolving
         if slot in resolving:  # a binding that reaches back to itself
@@ -659,11 +699,12 @@ class PythonLinker:
             if depth > self._limit:
                 self._cuts += 1
                 return None, "limit"
-            body = pyfile.class_lines.get((scope, line))
-            if body is not None:  # a use in a class body sees the names the body bound before it
-                found = self._lookup_class_body(pyfile, body, name, line)
-                if found is not None:
-                    return found
+            if scope in pyfile.class_scopes:
+                body = pyfile.class_lines.get((scope, line))
+                if body is not None:  # a use in a class body sees the names the body bound before it
+                    found = self._lookup_class_body(pyfile, body, name, line)
+                    if found is not None:
+                        return found
             binders = pyfile.binders
             if binders is None:
                 binders = self._binders(pyfile)
@@ -771,7 +812,8 @@ class PythonLinker:
                 return item  # type: ignore[no-any-return]
             if prio == 1:
                 return self._memo(pyfile.memo, id(item), self._import_value, pyfile, item), "import"
-            value = self._assignment_value(pyfile, scope, item)
+            # an assignment of this scope: its value is memoized per record (_assignment_value)
+            value = self._memo(pyfile.memo, id(item), self._assigned_value, pyfile, scope, item)
             return value, "assign" if value is not None else _unknown_local(item)
         if kind == _PARAM:
             return self._param_value(pyfile, scope, step)
@@ -908,7 +950,9 @@ class PythonLinker:
         return None
 
     def _resolve_dotted(self, pyfile: _File, scope: str, text: str, line: int) -> Value | None:
-        """Resolve ``a.b().c``: the first name by scope, then attributes and call results."""
+        """Resolve ``a.b().c``: the first name by scope, then attributes and call results.
+
+        Memoized per (scope, text) where the line cannot matter to the first name."""
         parsed = self._dotted.get(text)
         if parsed is None:
             parts = text.split(".")
@@ -917,6 +961,20 @@ class PythonLinker:
                 parts[0].endswith("()"),
                 tuple((part.removesuffix("()"), part.endswith("()")) for part in parts[1:]),
             )
+        head = parsed[0]
+        if head == text:
+            return self._lookup(pyfile, scope, head, line)[0]
+        if scope in pyfile.class_scopes and (scope, line) in pyfile.class_lines:
+            return self._dotted_value(pyfile, scope, parsed, line)
+        key = (scope, text)
+        entry = pyfile.memo.get(key)
+        if entry is None and not self._line_free(pyfile, scope, head):
+            return self._dotted_value(pyfile, scope, parsed, line)
+        return self._memo(pyfile.memo, key, self._dotted_value, pyfile, scope, parsed, line, entry=entry)  # type: ignore[no-any-return]
+
+    def _dotted_value(
+        self, pyfile: _File, scope: str, parsed: tuple[str, bool, tuple[tuple[str, bool], ...]], line: int
+    ) -> Value | None:
         head, call, rest = parsed
         value, _how = self._lookup(pyfile, scope, head, line)
         if call:
@@ -1695,11 +1753,6 @@ def _members(pyfile: _File, qualname: str) -> list[tuple[str, Definition]]:
             children.setdefault(q.rpartition(".")[0], []).append((q, info.definition))
         pyfile.children = children
     return pyfile.children.get(qualname, [])
-
-
-def _pure(table: dict[Any, tuple[Any, int, int]]) -> dict[Any, tuple[Any, int, int]]:
-    """The memoized values of a table that read neither bindings nor self-attribute values."""
-    return {key: entry for key, entry in table.items() if entry[2] == _PURE}
 
 
 def _class_attr_names(pyfile: _File) -> dict[str, list[str]]:
