@@ -14,12 +14,21 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def paused_gc() -> Iterator[None]:
-    """Run a block without automatic collections (restored after, if they were on)."""
+def paused_gc(keep: bool = False) -> Iterator[None]:
+    """Run a block without automatic collections (restored after, if they were on).
+
+    ``keep``: the block made records that outlive it (a graph's edges and nodes). Once the
+    collector runs again it would scan them as young objects, then again as they age, then in a
+    full collection their number brings on: a second of work for Django's graph that finds nothing
+    to free. So they go straight to the oldest generation (``gc.freeze`` then ``gc.unfreeze``
+    moves every tracked object there), where only the next full collection looks at them."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if keep and gc.get_freeze_count() == 0:  # (objects someone froze on purpose stay frozen)
+            gc.freeze()
+            gc.unfreeze()
         if enabled:
             gc.enable()

@@ -183,7 +183,7 @@ class PythonLinker:
 
     # ---- the whole run ----------------------------------------------------------------------
     def link(self) -> None:
-        with paused_gc():
+        with paused_gc(keep=True):
             self._link()
 
     def _link(self) -> None:
@@ -219,6 +219,7 @@ class PythonLinker:
             "_constructions",
             "_self_assign_tables",
             "_subclass_table_cache",
+            "_member_key_cache",
         ):
             self.__dict__.pop(name, None)
 
@@ -1292,14 +1293,26 @@ class PythonLinker:
             for sub in self._all_subclasses(cls):
                 info = self.defs[sub]
                 sub_file = self.files[info.path]
-                for qualname, _member in _members(sub_file, info.qualname):
-                    members.setdefault(qualname.rpartition(".")[2], []).append(
-                        keys.first_party(info.path, qualname)
-                    )
+                for segment, key in self._member_keys(info):
+                    members.setdefault(segment, []).append(key)
                 for target in _class_attr_names(sub_file).get(info.qualname, ()):
                     attrs.setdefault(target, []).append(sub)
             found = self._subclass_table_cache[cls] = (members, attrs)
         return found
+
+    def _member_keys(self, info: DefInfo) -> list[tuple[str, str]]:
+        """(last segment of the qualified name, key) of each member of a class, once per class."""
+        found = self._member_key_cache.get(info.key)
+        if found is None:
+            found = self._member_key_cache[info.key] = [
+                (qualname.rpartition(".")[2], keys.first_party(info.path, qualname))
+                for qualname, _member in _members(self.files[info.path], info.qualname)
+            ]
+        return found
+
+    @cached_property
+    def _member_key_cache(self) -> dict[str, list[tuple[str, str]]]:
+        return {}
 
     @cached_property
     def _subclass_table_cache(self) -> dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]]:
@@ -1496,18 +1509,33 @@ class PythonLinker:
                 self._bind_arguments(pyfile, call, refs)
 
     def _arguments_of(self, pyfile: _File) -> list[tuple[Call, list[Reference]]]:
-        calls: dict[tuple[str, int], list[Call]] = {}
+        references = pyfile.index.references
+        if not references:
+            return []
+        # per (scope, line): each call's start, end, whether its text was cut, how inner it is
+        calls: dict[tuple[str, int], list[tuple[int, int, bool, tuple[int, int], Call]]] = {}
         for call in pyfile.index.calls:
-            if not call.text.startswith("@"):
-                calls.setdefault((call.scope, call.line), []).append(call)
+            text = call.text
+            if not text.startswith("@"):
+                calls.setdefault((call.scope, call.line), []).append(
+                    (
+                        call.column,
+                        call.column + len(text),
+                        text.endswith("…"),
+                        (call.column, -len(text)),
+                        call,
+                    )
+                )
         found: dict[Call, list[Reference]] = {}
-        for ref in pyfile.index.references:
-            best = None
-            for call in calls.get((ref.scope, ref.line), ()):
-                reaches = call.text.endswith("…") or ref.column < call.column + len(call.text)
-                inner = best is None or (call.column, -len(call.text)) > (best.column, -len(best.text))
-                if call.column < ref.column and reaches and inner:
-                    best = call
+        for ref in references:
+            group = calls.get((ref.scope, ref.line))
+            if group is None:
+                continue
+            best = best_inner = None
+            column = ref.column
+            for start, end, cut, inner, call in group:
+                if start < column and (cut or column < end) and (best_inner is None or inner > best_inner):
+                    best, best_inner = call, inner
             if best is not None:
                 found.setdefault(best, []).append(ref)
         return sorted(found.items(), key=lambda item: (item[0].line, item[0].column, item[0].text))
