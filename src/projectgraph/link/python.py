@@ -56,6 +56,7 @@ _LANGUAGE = "python"
 # the kinds of a lookup step (PythonLinker._step)
 _CANDIDATES, _PARAM, _STARS, _NOTHING = range(4)
 _MISSING = object()
+_MEMO, _BY_LINE = object(), object()  # plans of a name's lookup that are not a constant (_name_plan)
 # the stamps of memoized values that read no bindings (PythonLinker._memo)
 _PURE = -1
 _NONE: tuple[None, str] = (None, "none")
@@ -85,7 +86,7 @@ class _File:
     star_steps: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     chains: dict[str, tuple[str, ...]] = field(default_factory=dict)
     function_scopes: dict[str, str] = field(default_factory=dict)
-    line_free: dict[tuple[str, str], bool] = field(default_factory=dict)  # see PythonLinker._line_free
+    name_plans: dict[tuple[str, str], Any] = field(default_factory=dict)  # see PythonLinker._name_plan
     class_scopes: frozenset[str] = frozenset()  # the function scopes of class_lines
     # resolved values of this file's bindings (see PythonLinker._memo), by id of the record, and
     # of the dotted texts used in a scope; what a name used in a scope resolves to, by (scope, name)
@@ -208,7 +209,7 @@ class PythonLinker:
         values, bindings) stays for the entry points the roots resolve."""
         self._forget_values()
         for pyfile in self.files.values():
-            pyfile.binders, pyfile.chains, pyfile.function_scopes, pyfile.line_free = None, {}, {}, {}
+            pyfile.binders, pyfile.chains, pyfile.function_scopes, pyfile.name_plans = None, {}, {}, {}
         self._member_cache = {}
         self._subclass_cache = {}
         self._dotted = {}
@@ -580,7 +581,6 @@ class PythonLinker:
         key: Any,
         compute: Callable[..., Any],
         *args: Any,
-        entry: Any = _MISSING,
     ) -> Any:
         """``compute(*args)``, once per ``key`` where that gives the same answer as computing again.
 
@@ -592,9 +592,8 @@ class PythonLinker:
         ``_generation``). One that read a self-attribute value (``_attr_reads``; its stamp is the
         ``_attr_stamp``) is kept until the bindings are complete, when those values are recomputed;
         the rest (stamp ``_PURE``) for the whole run. Reusing a value counts its reads again.
-        ``entry``: ``table.get(key)`` when the caller already has it.
         """
-        hit = table.get(key) if entry is _MISSING else entry
+        hit = table.get(key)
         depth = self._depth
         if hit is not None:
             value, rel, stamp = hit
@@ -659,32 +658,59 @@ class PythonLinker:
     def _lookup(self, pyfile: _File, scope: str, name: str, line: int) -> tuple[Value | None, str]:
         """Resolve a bare name: (value, how) with how in def, import, assign, wildcard, param, builtin.
 
-        Memoized per (scope, name) where the line cannot matter (see ``_line_free``)."""
+        Outside a class body, what a (scope, name) resolves to is planned once (``_name_plan``): a
+        constant, a value memoized per (scope, name), or a binding the line chooses."""
         if scope in pyfile.class_scopes and (scope, line) in pyfile.class_lines:
             return self._lookup_at(pyfile, scope, name, line)
         key = (scope, name)
-        entry = pyfile.lookups.get(key)
-        if entry is None and not self._line_free(pyfile, scope, name):
+        plan = pyfile.name_plans.get(key)
+        if plan is None:
+            plan = self._name_plan(pyfile, scope, name)
+        if plan is _MEMO:
+            return self._memo(pyfile.lookups, key, self._lookup_at, pyfile, scope, name, line)  # type: ignore[no-any-return]
+        if plan is _BY_LINE:
             return self._lookup_at(pyfile, scope, name, line)
-        return self._memo(pyfile.lookups, key, self._lookup_at, pyfile, scope, name, line, entry=entry)  # type: ignore[no-any-return]
+        # a constant, unless a guard cuts the lookup short: then as _lookup_at does it
+        depth = self._depth + 1
+        if depth > self._limit or (self._resolving and (pyfile.path, scope, name, line) in self._resolving):
+            return self._lookup_at(pyfile, scope, name, line)
+        if depth > self._peak:
+            self._peak = depth
+        return plan  # type: ignore[no-any-return]
 
-    def _line_free(self, pyfile: _File, scope: str, name: str) -> bool:
-        """Whether a use of ``name`` in ``scope`` (outside a class body) resolves alike on every
-        line: the first scope of its chain does not bind the name twice (only there does the line
-        of the use choose a binding)."""
-        slot = (scope, name)
-        free = pyfile.line_free.get(slot)
-        if free is None:
-            binders = pyfile.binders
-            if binders is None:
-                binders = self._binders(pyfile)
-            by_scope = binders.get(name)
-            chain = pyfile.chains.get(scope) or self._scopes(pyfile, scope)
-            step = by_scope.get(chain[0]) if by_scope is not None else None
-            free = pyfile.line_free[slot] = not (
-                step is not None and step[0] == _CANDIDATES and len(step[1]) > 1
-            )
-        return free
+    def _name_plan(self, pyfile: _File, scope: str, name: str) -> Any:
+        """How a use of ``name`` in ``scope`` (outside a class body) resolves, from the records alone:
+        ``_BY_LINE`` when the first scope of its chain binds it twice (the line of the use chooses);
+        a constant (value, how) when the binding it finds is a definition, a ``self`` or ``cls``
+        parameter, or none at all (a builtin or nothing); else ``_MEMO`` (the same on every line)."""
+        binders = pyfile.binders
+        if binders is None:
+            binders = self._binders(pyfile)
+        by_scope = binders.get(name)
+        stars = pyfile.star_steps
+        chain = pyfile.chains.get(scope) or self._scopes(pyfile, scope)
+        plan: Any = _MEMO
+        first = by_scope.get(chain[0]) if by_scope is not None else None
+        if first is not None and first[0] == _CANDIDATES and len(first[1]) > 1:
+            plan = _BY_LINE
+        else:
+            for current in chain:
+                step = by_scope.get(current) if by_scope is not None else None
+                if step is None:
+                    if current in stars:
+                        break  # a star import may bind it
+                    continue
+                if step[0] == _CANDIDATES:
+                    prio, item = step[2][-1]  # the only binding here, or the last one for an inner use
+                    if prio == 2:
+                        plan = item
+                elif step[0] == _PARAM and step[1] == "fixed":
+                    plan = step[2]
+                break
+            else:
+                plan = _BUILTIN_VALUES.get(name, _NONE)
+        pyfile.name_plans[(scope, name)] = plan
+        return plan
 
     def _lookup_at(self, pyfile: _File, scope: str, name: str, line: int) -> tuple[Value | None, str]:
         slot = (pyfile.path, scope, name, line)
@@ -967,11 +993,12 @@ class PythonLinker:
             return self._lookup(pyfile, scope, head, line)[0]
         if scope in pyfile.class_scopes and (scope, line) in pyfile.class_lines:
             return self._dotted_value(pyfile, scope, parsed, line)
-        key = (scope, text)
-        entry = pyfile.memo.get(key)
-        if entry is None and not self._line_free(pyfile, scope, head):
+        plan = pyfile.name_plans.get((scope, head))
+        if plan is None:
+            plan = self._name_plan(pyfile, scope, head)
+        if plan is _BY_LINE:
             return self._dotted_value(pyfile, scope, parsed, line)
-        return self._memo(pyfile.memo, key, self._dotted_value, pyfile, scope, parsed, line, entry=entry)  # type: ignore[no-any-return]
+        return self._memo(pyfile.memo, (scope, text), self._dotted_value, pyfile, scope, parsed, line)  # type: ignore[no-any-return]
 
     def _dotted_value(
         self, pyfile: _File, scope: str, parsed: tuple[str, bool, tuple[tuple[str, bool], ...]], line: int
