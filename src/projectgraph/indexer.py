@@ -389,9 +389,24 @@ def _index_files(
         if progress is not None:
             progress(done, total)
 
+    # indexes not stored yet, with the to_bytes form when a worker made it
+    fresh: list[tuple[Key, FileIndex, bytes | None]] = []
+    fresh_bytes = 0
+
+    def store_fresh() -> None:
+        nonlocal fresh_bytes
+        fresh_bytes = 0
+        if store is None or not fresh:
+            return
+        if hasattr(store, "put_encoded"):
+            forms = [(key, data if data is not None else _encoded(index)) for key, index, data in fresh]
+            store.put_encoded([(key, data) for key, data in forms if data is not None])
+        else:
+            store.put_many([(key, index) for key, index, _ in fresh])
+        fresh.clear()
+
     # 1. read each file once, hash it, and ask the store in one batch
     pending: list[tuple[str, str, bytes, Key]] = []
-    fresh: list[tuple[Key, FileIndex, bytes | None]] = []  # and the to_bytes form when a worker made it
     try:
         for source in found.files:
             if deadline_passed():
@@ -439,6 +454,9 @@ def _index_files(
                 # the store keeps whole indexes; each run cuts to its limit (or makes a skeleton)
                 if status != "truncated" and "skeleton" not in index.flags:
                     fresh.append((key, index, encoded))
+                    fresh_bytes += len(encoded) if encoded is not None else 0
+                    if fresh_bytes > 1 << 21 or len(fresh) >= 256:  # stored while the workers parse
+                        store_fresh()
                 for name, artifact in produced.items():
                     artifacts[name][path] = artifact
                     if store is not None and hasattr(_plugin(options.plugins, name), "restore"):
@@ -449,12 +467,7 @@ def _index_files(
         error = "cancelled (interrupted)"
     except TimeoutError as timeout:
         error = f"cancelled: {timeout}"
-    if store is not None and fresh:  # also after a cancellation: the next run starts from what this one did
-        if hasattr(store, "put_encoded"):
-            forms = [(key, data if data is not None else _encoded(index)) for key, index, data in fresh]
-            store.put_encoded([(key, data) for key, data in forms if data is not None])
-        else:
-            store.put_many([(key, index) for key, index, _ in fresh])
+    store_fresh()  # also after a cancellation: the next run starts from what this one did
     for source in found.files:
         if source.path not in statuses:
             statuses[source.path] = FileStatus(
