@@ -158,10 +158,14 @@ class _NodeReader:
 
     def __init__(self, source: bytes) -> None:
         self.source = source
+        # An ASCII file's byte offsets are its text's offsets: slice the text, decode nothing more.
+        self.ascii = source.decode("ascii") if source.isascii() else None
 
     def _text(self, node: Node | None) -> str:
         if node is None:
             return ""
+        if self.ascii is not None:
+            return self.ascii[node.start_byte : node.end_byte]
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     def _dotted(self, node: Node | None) -> str | None:
@@ -213,9 +217,9 @@ class _NodeReader:
         return None
 
     def _first_doc_line(self, body: Node | None) -> str:
-        if body is None or body.named_child_count == 0:
+        first = body.named_child(0) if body is not None else None  # not named_children: every statement
+        if first is None:
             return ""
-        first = body.named_children[0]
         if first.type == "expression_statement" and first.named_child_count == 1:
             first = first.named_children[0]
         value = self._string_value(first)
@@ -307,8 +311,6 @@ _Captures = dict[str, list[Node]]
 class _Extractor(_NodeReader):
     def __init__(self, source: bytes) -> None:
         super().__init__(source)
-        # An ASCII file's byte offsets are its text's offsets: slice the text, decode nothing more.
-        self.ascii = source.decode("ascii") if source.isascii() else None
         self.imports: list[Import] = []
         self.exports: list[Export] = []
         self.definitions: list[Definition] = []
@@ -323,6 +325,7 @@ class _Extractor(_NodeReader):
         self.fast = True  # no error: _plain_chain may answer for the regular expressions
         self.read = _LENIENT
         self.decorated: set[int] = set()
+        self.callees: dict[int, str] = {}  # by end byte: the callee of each call the fast reader read
         # The scope entries, one per definition pushed, in byte order; entry 0 is the module. A record
         # at byte ``p`` lies in the last entry starting at or before ``p``, or in the nearest of that
         # entry's parents that has not ended at ``p``.
@@ -368,16 +371,21 @@ class _Extractor(_NodeReader):
         self._definitions(groups)
         self._calls(groups["call"])
         self._references(groups["ref"], groups["ref.chain"])
+        starts, ends = self.starts, self.ends
         for captures in groups["assign"]:
             node = captures["assign"][0]
             right = captures.get("right")
             type_node = captures.get("type")
+            start = node.start_byte
+            j = bisect_right(starts, start) - 1
+            if ends[j] <= start or starts[j] == start:
+                j = self.entry(start, node, 2)
             self._assign(
                 node,
                 captures["left"][0],
                 type_node[0] if type_node else None,
                 right[0] if right else None,
-                self.entry(node.start_byte, node, 2),
+                j,
             )
         for captures in groups["assign.augmented"]:
             node = captures["assign.augmented"][0]
@@ -490,7 +498,11 @@ class _Extractor(_NodeReader):
 
     def _header(self, start: int, body: Node | None, node: Node) -> str:
         end = body.start_byte if body is not None else node.end_byte
-        return " ".join(self.source[start:end].decode("utf-8", "replace").split()).rstrip(":")[:200]
+        if self.ascii is not None:
+            header = self.ascii[start:end]
+        else:
+            header = self.source[start:end].decode("utf-8", "replace")
+        return " ".join(header.split()).rstrip(":")[:200]
 
     def _doc(self, body: Node | None) -> str:
         if body is None or not _STRING_START.match(self.source, body.start_byte):
@@ -633,6 +645,7 @@ class _Extractor(_NodeReader):
         source, ascii_text = self.source, self.ascii
         starts, ends, scopes = self.starts, self.ends, self.scopes
         append = self.calls.append
+        callees = self.callees
         is_callee = self.read.callee.fullmatch
         fast = self.fast
         limit = CALL_TEXT_MAX * 4
@@ -677,6 +690,7 @@ class _Extractor(_NodeReader):
                 self._call_from_nodes(node, scope)
                 continue
             receiver, _, name = callee.rpartition(".")
+            callees[end] = callee
             if args is None:
                 nargs = 1
             elif comment:
@@ -918,8 +932,11 @@ class _Extractor(_NodeReader):
             return
         kind = right.type
         if kind == "call":
-            function = right.child_by_field_name("function")
-            fn = self.chain(function) if function is not None else None
+            # the call's own match read its callee (the end byte is the call's alone)
+            fn = self.callees.get(right.end_byte)
+            if fn is None:
+                function = right.child_by_field_name("function")
+                fn = self.chain(function) if function is not None else None
             if fn is not None:
                 self.assignments.append(_new(Assignment, (line, scope, target, f"call:{fn}")))
         elif kind in ("identifier", "attribute"):
