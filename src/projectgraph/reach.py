@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from projectgraph import keys
-from projectgraph.graph import CONFIDENCE, Edge, Graph, Site
+from projectgraph.graph import CONFIDENCE, Dynamic, Edge, Graph, Node, Site, Unresolved
 from projectgraph.keys import KeyError_
 
 VERSION = 2
@@ -307,6 +307,73 @@ def _answer(
 # it reached, of which an answer lists a few, so only those become Uncertainty records
 _Pending = tuple[str, str, Site | None, str, str]
 
+# The scope of an uncertainty (which targets it concerns): every target, the targets of a name (and
+# what any definition of that name reaches), or the targets under a key prefix. projectgraph.summary
+# scopes with these same functions, so a summary answers as a search does.
+EVERYWHERE = "everywhere"
+NAME = "name"
+PREFIX = "prefix"
+_NAME_SCOPED = frozenset(
+    {
+        "unknown-receiver",
+        "no-definition",
+        "ambiguous",
+        "interface-receiver",
+        "trait-receiver",
+        # a method called on what an external function returned: scoped by its name, as an unknown
+        # receiver is (the package's own code is a unit's business)
+        "no-dependency-source",
+    }
+)
+
+
+def unresolved_scope(site: Unresolved) -> tuple[str, str]:
+    """(EVERYWHERE | NAME | PREFIX, the name or prefix) of an unresolved site a search reached."""
+    if site.prefix:
+        return PREFIX, site.prefix
+    if site.name and site.reason in _NAME_SCOPED:
+        return NAME, site.name
+    return EVERYWHERE, ""
+
+
+def dynamic_scope(flag: Dynamic) -> tuple[str, str]:
+    """A dynamic flag with a static prefix concerns the targets under it; eval, exec, a computed
+    attribute or import concern every target: anything can run."""
+    return (PREFIX, flag.prefix) if flag.prefix else (EVERYWHERE, "")
+
+
+def unresolved_pending(site: Unresolved) -> _Pending:
+    return ("unresolved-call", f"{site.reason}: {site.text}", site.site, site.name, site.caller)
+
+
+def dynamic_pending(flag: Dynamic) -> _Pending:
+    return ("dynamic-flag", flag.kind, flag.site, "", flag.caller)
+
+
+def every_search(graph: Graph) -> list[_Pending]:
+    """The uncertainties of every search of the graph, wherever it goes: a limit of the link step, a
+    project file that did not index (it can hold a root)."""
+    found: list[_Pending] = []
+    for truncation in graph.truncations:
+        found.append(("budget", f"link limit: {truncation.detail}", None, "", ""))
+    for entry in graph.files:
+        if entry.status in ("failed", "missing", "truncated") and not entry.unit:
+            found.append(
+                (
+                    "budget",
+                    f"file {entry.status}: {entry.reason or entry.status}",
+                    Site(entry.path, 0, 0),
+                    "",
+                    entry.path,
+                )
+            )
+    return found
+
+
+def is_definition(node: Node) -> bool:
+    """A node whose code can run: where a call by name with an unknown receiver may go."""
+    return node.kind != "external" and bool(node.path)
+
 
 class _Uncertainties:
     """Every uncertainty of one search, and which targets each concerns."""
@@ -331,56 +398,33 @@ class _Uncertainties:
             self.everywhere.append(("budget", "the depth cap stopped the search", None, "", ""))
         if timed_out:
             self.everywhere.append(("budget", "the deadline stopped the search", None, "", ""))
-        for truncation in graph.truncations:
-            self.everywhere.append(("budget", f"link limit: {truncation.detail}", None, "", ""))
-        for entry in graph.files:
-            if entry.status in ("failed", "missing", "truncated") and not entry.unit:
-                self.everywhere.append(
-                    (
-                        "budget",
-                        f"file {entry.status}: {entry.reason or entry.status}",
-                        Site(entry.path, 0, 0),
-                        "",
-                        entry.path,
-                    )
-                )
+        self.everywhere.extend(every_search(graph))
         by_caller = graph.unresolved_by_caller
         dynamic = graph.dynamic_by_caller
         for key in sorted(reached):
             for site in by_caller.get(key, ()):
-                if site.covered:
-                    continue
-                u: _Pending = ("unresolved-call", f"{site.reason}: {site.text}", site.site, site.name, key)
-                if site.prefix:
-                    self.by_prefix.append((site.prefix, u))
-                elif site.name and site.reason in (
-                    "unknown-receiver",
-                    "no-definition",
-                    "ambiguous",
-                    "interface-receiver",
-                    "trait-receiver",
-                    # a method called on what an external function returned: scoped by its name,
-                    # as an unknown receiver is (the package's own code is a unit's business)
-                    "no-dependency-source",
-                ):
-                    self.by_name.setdefault(site.name, []).append(u)
-                else:
-                    self.everywhere.append(u)
+                if not site.covered:
+                    self._add(unresolved_scope(site), unresolved_pending(site))
             for flag in dynamic.get(key, ()):
-                u = ("dynamic-flag", flag.kind, flag.site, "", key)
-                if flag.prefix:
-                    self.by_prefix.append((flag.prefix, u))
-                else:  # eval, exec, a computed attribute or import: anything can run
-                    self.everywhere.append(u)
+                self._add(dynamic_scope(flag), dynamic_pending(flag))
         self._names = sorted(self.by_name.items())
         self._starts: dict[str, list[str]] | None = None
+
+    def _add(self, scope: tuple[str, str], u: _Pending) -> None:
+        where, value = scope
+        if where == PREFIX:
+            self.by_prefix.append((value, u))
+        elif where == NAME:
+            self.by_name.setdefault(value, []).append(u)
+        else:
+            self.everywhere.append(u)
 
     def _definitions_named(self, name: str) -> list[str]:
         """The first-party definitions called ``name`` (where an unknown receiver's call may go)."""
         if self._starts is None:
             self._starts = {}
             for n in self.graph.nodes:
-                if n.kind != "external" and n.path:
+                if is_definition(n):
                     self._starts.setdefault(n.name, []).append(n.key)
         return self._starts.get(name, [])
 
