@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 SEP = "//"
-_UNIT = re.compile(r"^[a-z][a-z0-9]*:[^/@\s]+@[^/\s]+$")
+# a package name may hold single slashes (a Go module path golang.org/x/net, an npm scope), never //
+_UNIT = re.compile(r"^[a-z][a-z0-9]*:@?[^/@\s]+(?:/[^/@\s]+)*@[^/\s]+$")
 _MODULE_SEPARATORS = {
     "python": ".",
     "java": ".",

@@ -39,7 +39,8 @@ from pathlib import Path
 
 from projectgraph.keys import SEP
 
-_NAME = re.compile(r"^([a-z][a-z0-9]*):([^/@\s]+)@([^/\s]+)$")
+# a package may hold single slashes (a Go module path golang.org/x/net, an npm scope), never //
+_NAME = re.compile(r"^([a-z][a-z0-9]*):(@?[^/@\s]+(?:/[^/@\s]+)*)@([^/\s]+)$")
 _ECOSYSTEM = re.compile(r"^[a-z][a-z0-9]*$")
 
 
