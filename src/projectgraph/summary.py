@@ -1,0 +1,537 @@
+"""Per-package summaries: what each exported symbol of one package reaches, answered without its graph.
+
+A project whose code calls into a package asks what the package's symbol reaches. A summary keeps,
+for each exported symbol, the external keys it reaches (what the package's own dependencies give)
+and the uncertainties of the code it reaches, so the question needs neither the package's graph nor
+a search. The sets are computed once per strongly connected component of the package's graph, in
+reverse topological order (a component's set is its own keys joined with the sets of the components
+it calls), so a package of thousands of symbols costs one pass over its edges, not one search each.
+
+Conventions:
+
+- The summary's keys (``Summary.keys``, sorted) are the external nodes of the graph, its exported
+  symbols, and any key an edge goes to that no node has. A reach set is a bit set over them, a
+  Python int with bit ``i`` for ``keys[i]``; components whose sets are equal share one int, and a
+  stored summary lists each distinct set once (``reach_sets``, ``uncertainty_sets``).
+- A symbol's uncertainties are the unresolved sites and dynamic flags of the code it reaches, each
+  with the scope reach gives it (``projectgraph.reach.unresolved_scope``: every target, a name,
+  a key prefix); those of every search of the graph (a link limit, a file that did not index) are
+  ``every_search``. A name also concerns the targets that any definition of that name reaches: the
+  summary keeps that set per name (``names``).
+- ``Summary.status(symbol, target)`` is the status ``reach(graph, Query((target,), (symbol,),
+  SOURCES_ONLY))`` gives, for any target outside the package's own unexported code. A target that
+  is (or a wildcard over) a key of the package's own code that no exported symbol has raises
+  ``OutsideSummaryError``: the summary keeps no set for it, and guessing would break the honesty rule.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import zlib
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from projectgraph import fileindex, keys
+from projectgraph import graph as graph_module
+from projectgraph.graph import Graph, Node, Site
+from projectgraph.reach import (
+    EVERYWHERE,
+    NAME,
+    PREFIX,
+    SOURCES_ONLY,
+    WALKED,
+    Query,
+    ReachResult,
+    Source,
+    Target,
+    dynamic_pending,
+    dynamic_scope,
+    every_search,
+    is_definition,
+    reach,
+    unresolved_pending,
+    unresolved_scope,
+)
+from projectgraph.reach import VERSION as REACH_VERSION
+
+VERSION = 1
+"""summary.VERSION: the summary format and its rules. A store of summaries keys on it."""
+
+DEFINITION_KINDS = frozenset({"function", "method", "constructor", "class", "module"})
+
+
+class SummaryError(ValueError):
+    """A question a summary cannot answer as asked."""
+
+
+class UnknownSymbolError(SummaryError):
+    """A symbol that is not one of the summary's exported symbols."""
+
+
+class OutsideSummaryError(SummaryError):
+    """A target in the package's own unexported code, for which the summary keeps no set."""
+
+
+@dataclass(frozen=True)
+class Uncertain:
+    """An uncertainty of a summary: reach's fields and the scope of the targets it concerns."""
+
+    kind: str  # unresolved-call | dynamic-flag | budget
+    reason: str
+    site: Site | None
+    name: str
+    caller: str
+    scope: str  # everywhere | name | prefix
+    value: str = ""  # the name or the prefix
+
+    def to_json(self) -> list[Any]:
+        site = list(self.site) if self.site is not None else None
+        return [self.kind, self.reason, site, self.name, self.caller, self.scope, self.value]
+
+    @staticmethod
+    def from_json(row: Sequence[Any]) -> Uncertain:
+        kind, reason, site, name, caller, scope, value = row
+        return Uncertain(kind, reason, Site(*site) if site is not None else None, name, caller, scope, value)
+
+
+@dataclass(frozen=True)
+class _View:
+    """What of an uncertainty set decides a status: an unscoped one, the names, the prefixes."""
+
+    everywhere: bool
+    names: frozenset[str]
+    prefixes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Summary:
+    unit: str
+    keys: tuple[str, ...]  # sorted; bit i of a reach set is keys[i]
+    aliases: tuple[tuple[str, int], ...]  # (external key, bit) of a known node whose key differs
+    own: tuple[str, ...]  # first segments of the package's own keys (file paths, the unit name)
+    uncertainties: tuple[Uncertain, ...]  # bit j of an uncertainty set is uncertainties[j]
+    every_search: tuple[Uncertain, ...]
+    reach_sets: tuple[int, ...]
+    uncertainty_sets: tuple[int, ...]
+    symbols: dict[str, tuple[int, int]]  # symbol -> (reach set, uncertainty set), sorted
+    names: dict[str, int]  # name -> reach set of every definition of that name, sorted
+    versions: dict[str, int] = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    # ---- answers ------------------------------------------------------------------------------
+    def status(self, symbol: str, target: str | Target) -> str:
+        """found, not-found, uncertain or no-such-target, as a search from ``symbol`` would say."""
+        wanted = target if isinstance(target, Target) else Target.by_key(target)
+        reach_set, uncertainty_set = self._symbol(symbol)
+        mask, bit = self._target(wanted.key)
+        if self.reach_sets[reach_set] & mask:
+            return "found"
+        if self._concerned(uncertainty_set, wanted, bit):
+            return "uncertain"
+        return "not-found" if mask else "no-such-target"
+
+    def reaches(self, symbol: str) -> list[str]:
+        """The summary's keys that ``symbol`` reaches (the external ones, and exported symbols)."""
+        return _members(self.reach_sets[self._symbol(symbol)[0]], self.keys)
+
+    def uncertainties_of(self, symbol: str) -> list[Uncertain]:
+        """Every uncertainty of a search from ``symbol``: those of every search, then its own."""
+        return [
+            *self.every_search,
+            *_members(self.uncertainty_sets[self._symbol(symbol)[1]], self.uncertainties),
+        ]
+
+    def path(self, graph: Graph, symbol: str, target: str | Target) -> ReachResult:
+        """The one search from ``symbol`` in the package's graph, for a finding's path."""
+        wanted = target if isinstance(target, Target) else Target.by_key(target)
+        self._symbol(symbol)
+        return reach(graph, Query(targets=(wanted,), sources=(Source(symbol),), mode=SOURCES_ONLY))[0]
+
+    def _symbol(self, symbol: str) -> tuple[int, int]:
+        sets = self.symbols.get(symbol)
+        if sets is None:
+            raise UnknownSymbolError(f"{symbol!r} is not an exported symbol of {self.unit or 'the package'}")
+        return sets
+
+    @cached_property
+    def _index(self) -> list[tuple[str, int]]:
+        """(key or external key, bit), sorted: a target's bits are one range of it."""
+        index = [(key, bit) for bit, key in enumerate(self.keys)]
+        index.extend(self.aliases)
+        index.sort()
+        return index
+
+    @cached_property
+    def _bits(self) -> dict[str, int]:
+        return {key: bit for bit, key in enumerate(self.keys)}
+
+    @cached_property
+    def _own(self) -> frozenset[str]:
+        return frozenset(self.own)
+
+    @cached_property
+    def _targets(self) -> dict[str, tuple[int, int | None]]:
+        return {}
+
+    def _target(self, key: str) -> tuple[int, int | None]:
+        """The bits a target matches (by key or by external key), and the bit of its exact key."""
+        known = self._targets.get(key)
+        if known is not None:
+            return known
+        wildcard = key.endswith(keys.SEP + "*")
+        exact = None if wildcard else self._bits.get(key)
+        if key.split(keys.SEP, 1)[0] in self._own and exact is None:
+            raise OutsideSummaryError(
+                f"{key!r} is in the package's own code and names no exported symbol: "
+                "the summary keeps no set for it (ask reach on the package's graph)"
+            )
+        prefix = key[:-1] if wildcard else key
+        index = self._index
+        mask = 0
+        for position in range(bisect_left(index, (prefix,)), len(index)):
+            name, bit = index[position]
+            if not (name.startswith(prefix) if wildcard else name == key):
+                break
+            mask |= 1 << bit
+        self._targets[key] = (mask, exact)
+        return mask, exact
+
+    @cached_property
+    def _views(self) -> dict[int, _View]:
+        return {}
+
+    def _view(self, uncertainty_set: int) -> _View:
+        view = self._views.get(uncertainty_set)
+        if view is None:
+            members = _members(self.uncertainty_sets[uncertainty_set], self.uncertainties)
+            view = _View(
+                any(u.scope == EVERYWHERE for u in members),
+                frozenset(u.value for u in members if u.scope == NAME),
+                tuple(sorted({u.value for u in members if u.scope == PREFIX})),
+            )
+            self._views[uncertainty_set] = view
+        return view
+
+    def _concerned(self, uncertainty_set: int, target: Target, bit: int | None) -> bool:
+        """Whether an uncertainty of the set concerns the target, by reach's scoping rules."""
+        if self.every_search:
+            return True
+        view = self._view(uncertainty_set)
+        if view.everywhere:
+            return True
+        key = target.key
+        if view.names:
+            if key.endswith(keys.SEP + "*") or target.last in view.names:
+                return True
+            if bit is not None:
+                for name in view.names:
+                    if self.reach_sets[self.names[name]] >> bit & 1:
+                        return True
+        under = key.removesuffix("*")
+        return any(key.startswith(prefix) or prefix.startswith(under) for prefix in view.prefixes)
+
+    # ---- forms --------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The compact JSON form: sets as hexadecimal bit sets, each distinct set once."""
+        return {
+            "versions": self.versions,
+            "unit": self.unit,
+            "keys": list(self.keys),
+            "aliases": [list(alias) for alias in self.aliases],
+            "own": list(self.own),
+            "uncertainties": [u.to_json() for u in self.uncertainties],
+            "every_search": [u.to_json() for u in self.every_search],
+            "reach_sets": [format(s, "x") for s in self.reach_sets],
+            "uncertainty_sets": [format(s, "x") for s in self.uncertainty_sets],
+            "symbols": {symbol: list(sets) for symbol, sets in self.symbols.items()},
+            "names": self.names,
+            "stats": self.stats,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Summary:
+        return Summary(
+            unit=data["unit"],
+            keys=tuple(data["keys"]),
+            aliases=tuple((key, bit) for key, bit in data["aliases"]),
+            own=tuple(data["own"]),
+            uncertainties=tuple(Uncertain.from_json(row) for row in data["uncertainties"]),
+            every_search=tuple(Uncertain.from_json(row) for row in data["every_search"]),
+            reach_sets=tuple(int(s, 16) for s in data["reach_sets"]),
+            uncertainty_sets=tuple(int(s, 16) for s in data["uncertainty_sets"]),
+            symbols={symbol: (sets[0], sets[1]) for symbol, sets in data["symbols"].items()},
+            names=dict(data["names"]),
+            versions=dict(data["versions"]),
+            stats=dict(data["stats"]),
+        )
+
+    def dumps(self) -> bytes:
+        """The compact form, zlib-compressed: what the store keeps."""
+        text = json.dumps(self.to_json(), separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+        return zlib.compress(text.encode(), 6)
+
+    @staticmethod
+    def loads(data: bytes) -> Summary:
+        return Summary.from_json(json.loads(zlib.decompress(data)))
+
+    def report(self) -> dict[str, Any]:
+        """The readable form: each symbol with the keys it reaches and its uncertainties."""
+        return {
+            "unit": self.unit,
+            "versions": self.versions,
+            "every_search": [_uncertain_json(u) for u in self.every_search],
+            "symbols": [
+                {
+                    "symbol": symbol,
+                    "reaches": _members(self.reach_sets[sets[0]], self.keys),
+                    "uncertainties": [
+                        _uncertain_json(u)
+                        for u in _members(self.uncertainty_sets[sets[1]], self.uncertainties)
+                    ],
+                }
+                for symbol, sets in self.symbols.items()
+            ],
+            "stats": self.stats,
+        }
+
+
+def versions() -> dict[str, int]:
+    """The versions a summary depends on: index, link, search rules, and its own."""
+    return {
+        "fileindex": fileindex.VERSION,
+        "projectgraph": graph_module.VERSION,
+        "reach": REACH_VERSION,
+        "summary": VERSION,
+    }
+
+
+def _uncertain_json(u: Uncertain) -> dict[str, Any]:
+    return {
+        "kind": u.kind,
+        "reason": u.reason,
+        "site": u.site.to_json() if u.site is not None else None,
+        "name": u.name,
+        "caller": u.caller,
+        "scope": u.scope,
+        "value": u.value,
+    }
+
+
+def _members(bits: int, items: Sequence[Any]) -> list[Any]:
+    """The items whose bits are set, in index order."""
+    found = []
+    while bits:
+        low = bits & -bits
+        found.append(items[low.bit_length() - 1])
+        bits ^= low
+    return found
+
+
+# ---- building -----------------------------------------------------------------------------------
+def exported(graph: Graph) -> list[str]:
+    """The exported symbols of a package's graph, sorted.
+
+    In a unit's graph, the nodes that stand for an external key (``Node.external``). In the graph of
+    a folder linked as a project: the public modules, and the public definitions at a module's top
+    level or in a class at it (no segment of the path or the qualified name starts with one ``_``)."""
+    if any(node.unit for node in graph.nodes):
+        return sorted(n.key for n in graph.nodes if n.unit and n.external and n.kind != "external")
+    return sorted(n.key for n in graph.nodes if not n.unit and n.kind in DEFINITION_KINDS and _public(n))
+
+
+def _public(node: Node) -> bool:
+    parts = node.qualname.split(".") if node.qualname else []
+    if len(parts) > 2:
+        return False
+    stems = [segment.split(".", 1)[0] for segment in node.path.split("/")]
+    return all(not part.startswith("_") or part.startswith("__") for part in (*stems, *parts))
+
+
+def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) -> Summary:
+    """The summary of a package's graph: reach sets and uncertainties per exported symbol.
+
+    ``symbols`` defaults to ``exported(graph)``; each must be a node of the graph."""
+    started = time.perf_counter()
+    nodes = graph.node_by_key
+    chosen = sorted(set(exported(graph) if symbols is None else symbols))
+    missing = [s for s in chosen if s not in nodes or nodes[s].kind == "external"]
+    if missing:
+        raise UnknownSymbolError("not a definition of the graph: " + ", ".join(missing[:5]))
+
+    # every key a search can meet, numbered: the nodes, the ends of the walked edges, the callers
+    # of unresolved sites and dynamic flags; the walked edges as successor lists
+    walked = [
+        (caller, sorted({e[1] for e in edges if e[2] in WALKED or e[3] == "package"}))
+        for caller, edges in graph.out_edges.items()
+    ]
+    number: dict[str, int] = {}
+    for key in (
+        *nodes,
+        *(caller for caller, _ in walked),
+        *(callee for _, callees in walked for callee in callees),
+        *(site.caller for site in graph.unresolved),
+        *(flag.caller for flag in graph.dynamic),
+    ):
+        number.setdefault(key, len(number))
+    names = list(number)
+    successors: list[list[int]] = [[] for _ in names]
+    for caller, callees in walked:
+        successors[number[caller]] = [number[callee] for callee in callees]
+
+    # the keys a reach set holds: external nodes, exported symbols, keys an edge goes to with no node
+    known = {n.key for n in graph.nodes if n.kind == "external" or n.external}
+    known.update(chosen)
+    known.update(callee for _, callees in walked for callee in callees if callee not in nodes)
+    known_keys = tuple(sorted(known))
+    bit_of = {key: bit for bit, key in enumerate(known_keys)}
+    aliases = tuple(
+        sorted((n.external, bit_of[n.key]) for n in graph.nodes if n.external and n.external != n.key)
+    )
+    own = tuple(sorted({key.split(keys.SEP, 1)[0] for key in nodes if key not in known}))
+
+    # the uncertainty of each unresolved site and dynamic flag, on the node whose code has it
+    uncertainties: list[Uncertain] = []
+    own_uncertain = [0] * len(names)
+    for site in graph.unresolved:
+        if not site.covered:
+            own_uncertain[number[site.caller]] |= 1 << len(uncertainties)
+            uncertainties.append(Uncertain(*unresolved_pending(site), *unresolved_scope(site)))
+    for flag in graph.dynamic:
+        own_uncertain[number[flag.caller]] |= 1 << len(uncertainties)
+        uncertainties.append(Uncertain(*dynamic_pending(flag), *dynamic_scope(flag)))
+
+    components, component_of = _components(successors)
+    reach_of: list[int] = []
+    uncertain_of: list[int] = []
+    for members in components:
+        here = len(reach_of)
+        reached = 0
+        uncertain = 0
+        for member in members:
+            bit = bit_of.get(names[member])
+            if bit is not None:
+                reached |= 1 << bit
+            uncertain |= own_uncertain[member]
+        seen: set[int] = set()
+        for member in members:
+            for successor in successors[member]:
+                other = component_of[successor]
+                if other != here and other not in seen:
+                    seen.add(other)
+                    reached = _union(reached, reach_of[other])
+                    uncertain = _union(uncertain, uncertain_of[other])
+        reach_of.append(reached)
+        uncertain_of.append(uncertain)
+
+    # per name of a name-scoped uncertainty: what any definition of that name reaches
+    scoped_names = {u.value for u in uncertainties if u.scope == NAME}
+    name_sets: dict[str, int] = {name: 0 for name in scoped_names}
+    for node in graph.nodes:
+        if node.name in name_sets and is_definition(node):
+            name_sets[node.name] = _union(name_sets[node.name], reach_of[component_of[number[node.key]]])
+
+    reach_table: dict[int, int] = {}
+    uncertainty_table: dict[int, int] = {}
+    symbol_sets = {}
+    for symbol in chosen:
+        component = component_of[number[symbol]]
+        symbol_sets[symbol] = (
+            reach_table.setdefault(reach_of[component], len(reach_table)),
+            uncertainty_table.setdefault(uncertain_of[component], len(uncertainty_table)),
+        )
+    name_ids = {name: reach_table.setdefault(name_sets[name], len(reach_table)) for name in sorted(name_sets)}
+    every = tuple(Uncertain(*pending, EVERYWHERE, "") for pending in every_search(graph))
+    return Summary(
+        unit=unit,
+        keys=known_keys,
+        aliases=aliases,
+        own=own,
+        uncertainties=tuple(uncertainties),
+        every_search=every,
+        reach_sets=tuple(reach_table),
+        uncertainty_sets=tuple(uncertainty_table),
+        symbols=symbol_sets,
+        names=name_ids,
+        versions=versions(),
+        stats={
+            "symbols": len(chosen),
+            "keys": len(known_keys),
+            "nodes": len(names),
+            "components": len(components),
+            "largest_component": max((len(c) for c in components), default=0),
+            "distinct_reach_sets": len(reach_table),
+            "distinct_uncertainty_sets": len(uncertainty_table),
+            "uncertainties": len(uncertainties),
+            "seconds": round(time.perf_counter() - started, 6),
+        },
+    )
+
+
+def _union(into: int, other: int) -> int:
+    """``into | other``, returning one of the two ints themselves when it equals it (sets shared)."""
+    if not other or into is other:
+        return into
+    if not into:
+        return other
+    joined = into | other
+    if joined == other:
+        return other
+    if joined == into:
+        return into
+    return joined
+
+
+def _components(successors: list[list[int]]) -> tuple[list[list[int]], list[int]]:
+    """Strongly connected components (iterative Tarjan), each after every component it reaches
+    (reverse topological order), and the component of each node."""
+    count = len(successors)
+    order = [-1] * count
+    low = [0] * count
+    on_stack = [False] * count
+    component_of = [-1] * count
+    stack: list[int] = []
+    components: list[list[int]] = []
+    counter = 0
+    for root in range(count):
+        if order[root] != -1:
+            continue
+        order[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        work = [(root, 0)]
+        while work:
+            node, position = work[-1]
+            nexts = successors[node]
+            if position < len(nexts):
+                work[-1] = (node, position + 1)
+                successor = nexts[position]
+                if order[successor] == -1:
+                    order[successor] = low[successor] = counter
+                    counter += 1
+                    stack.append(successor)
+                    on_stack[successor] = True
+                    work.append((successor, 0))
+                elif on_stack[successor] and order[successor] < low[node]:
+                    low[node] = order[successor]
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                if low[node] < low[parent]:
+                    low[parent] = low[node]
+            if low[node] == order[node]:
+                members = []
+                while True:
+                    member = stack.pop()
+                    on_stack[member] = False
+                    component_of[member] = len(components)
+                    members.append(member)
+                    if member == node:
+                        break
+                components.append(members)
+    return components, component_of
