@@ -1,0 +1,253 @@
+"""Rust units: the crates of Cargo.lock, from ``vendor/`` or a cargo registry's sources.
+
+A unit is the code of one crate version, named ``cargo:<name>@<version>`` (``cargo:serde@1.0.210``,
+the name as Cargo.lock spells it). Cargo.lock (at the project root, else at the first folder below
+it that holds one) lists each package with its version; a package with no ``source`` is a member
+of the workspace, project code. The crate's folder is the first of:
+
+- the vendor folder: ``[source.*] directory`` of ``.cargo/config.toml`` (or ``.cargo/config``),
+  else ``vendor/``, as ``<name>-<version>`` or ``<name>`` (``cargo vendor`` writes the latest
+  version of a crate without its version) whose Cargo.toml has the version;
+- ``$CARGO_HOME/registry/src/*/<name>-<version>`` (``~/.cargo`` by default);
+- ``/usr/share/cargo/registry/<name>-<version>``, where Debian's ``librust-*-dev`` packages put
+  crate sources.
+
+A crate with no folder on this machine is no unit: a call into it stays an external key, and its
+sites say no-dependency-source. A unit's files are the ``.rs`` files of its lib target's folder
+(``[lib] path``, else ``src/lib.rs``: the folder of the crate root and every folder under it);
+tests, benches, examples and ``build.rs`` are never part of what another crate calls. Paths are
+relative to the unit root and use ``/``. The linker reads the unit's Cargo.toml for its crate
+name and its own dependencies (with their renames).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import tomllib
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from projectgraph.units import DepsConfig, DepsError, Unit, split_name, unit_name
+
+ECOSYSTEMS = ("cargo",)
+LANGUAGES = ("rust",)
+DEBIAN_REGISTRY = Path("/usr/share/cargo/registry")
+_NOT_LIB = frozenset(("bin", "tests", "benches", "examples", "target"))  # folders of other targets
+
+
+@dataclass(frozen=True)
+class Locked:
+    """A package of Cargo.lock that comes from a registry or git, and what it depends on."""
+
+    name: str
+    version: str
+    dependencies: tuple[tuple[str, str], ...]  # (name, version or "" when Cargo.lock leaves it out)
+
+
+def discover(project_root: Path, config: DepsConfig) -> list[Unit]:
+    """The Rust units ``config`` asks for (see the module docstring)."""
+    base = Path(project_root)
+    found: dict[str, Unit] = {}
+    lock = _lock_file(base) if (config.auto or config.named) else None
+    packages = locked_packages(lock) if lock is not None else []
+    if config.auto and lock is not None:
+        vendors = vendor_folders(lock.parent, base)
+        registries = registry_folders()
+        for package in packages:
+            root = crate_folder(package.name, package.version, vendors, registries)
+            unit = crate_unit(package.name, package.version, root) if root is not None else None
+            if unit is not None:
+                found.setdefault(unit.name, unit)
+    for named, what in config.named:
+        if what.partition(":")[0] not in ECOSYSTEMS:
+            continue
+        folder = Path(named)
+        if ":" in what:
+            _ecosystem, name, version = split_name(what)
+            unit = crate_unit(name, version, folder)
+            if unit is None:
+                raise DepsError(
+                    f"--deps {folder}={what}: no lib crate (Cargo.toml and its lib root) in {folder}"
+                )
+            found[unit.name] = unit
+            continue
+        # a folder of crates (a vendor folder, a registry's src): the packages of Cargo.lock in it
+        served = 0
+        for package in packages:
+            root = crate_folder(package.name, package.version, [folder], [folder])
+            unit = crate_unit(package.name, package.version, root) if root is not None else None
+            if unit is not None:
+                found[unit.name] = unit
+                served += 1
+        if not served and not any((child / "Cargo.toml").is_file() for child in _children(folder)):
+            raise DepsError(
+                f"--deps {folder}=cargo: no crate folder (<name>-<version>/Cargo.toml) in {folder}"
+            )
+    by_package = {(u.package, u.version): u.name for u in found.values()}
+    latest = {u.package: u.name for u in sorted(found.values())}
+    requires: dict[str, tuple[str, ...]] = {}
+    for package in packages:
+        unit_of = by_package.get((package.name, package.version))
+        if unit_of is None:
+            continue
+        needed = {
+            by_package.get((dep, version)) if version else latest.get(dep)
+            for dep, version in package.dependencies
+        }
+        requires[unit_of] = tuple(sorted(n for n in needed if n is not None and n != unit_of))
+    return [replace(found[key], requires=requires.get(key, ())) for key in sorted(found)]
+
+
+def crate_unit(name: str, version: str, root: Path) -> Unit | None:
+    """The unit of the crate in ``root``: its lib target's files, the crate name code writes."""
+    files = lib_files(root)
+    if not files:
+        return None
+    return Unit(
+        name=unit_name("cargo", name, version),
+        ecosystem="cargo",
+        package=name,
+        version=version,
+        languages=LANGUAGES,
+        root=str(root.resolve()),
+        files=files,
+        provides=(lib_name(root) or name.replace("-", "_"),),
+    )
+
+
+def locked_packages(lock: Path) -> list[Locked]:
+    """Each package of a Cargo.lock that comes from a registry or git (not a workspace member)."""
+    try:
+        with open(lock, "rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return []
+    out: dict[tuple[str, str], Locked] = {}
+    for package in data.get("package") or []:
+        if not isinstance(package, dict):
+            continue
+        name, version, source = package.get("name"), package.get("version"), package.get("source")
+        if isinstance(name, str) and isinstance(version, str) and isinstance(source, str):
+            dependencies = []
+            for written in package.get("dependencies") or []:
+                if isinstance(written, str) and written.split():
+                    parts = written.split()
+                    dependencies.append((parts[0], parts[1] if len(parts) > 1 else ""))
+            out[(name, version)] = Locked(name, version, tuple(dependencies))
+    return [out[slot] for slot in sorted(out)]
+
+
+def lib_name(root: Path) -> str:
+    """``[lib] name`` of a crate's Cargo.toml, else its package name, as code writes it."""
+    try:
+        with open(root / "Cargo.toml", "rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return ""
+    for table in (data.get("lib"), data.get("package")):
+        if isinstance(table, dict) and isinstance(table.get("name"), str):
+            return str(table["name"]).replace("-", "_")
+    return ""
+
+
+def _children(folder: Path) -> list[Path]:
+    try:
+        return sorted(p for p in folder.iterdir() if p.is_dir())
+    except OSError:
+        return []
+
+
+def vendor_folders(folder: Path, base: Path) -> list[Path]:
+    """The folders that ``.cargo/config.toml`` replaces a source with, then ``vendor/``."""
+    found: list[Path] = []
+    for where in dict.fromkeys((folder, base)):
+        for config in (where / ".cargo" / "config.toml", where / ".cargo" / "config"):
+            try:
+                with open(config, "rb") as handle:
+                    data = tomllib.load(handle)
+            except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+                continue
+            for source in (data.get("source") or {}).values():
+                if isinstance(source, dict) and isinstance(source.get("directory"), str):
+                    found.append((where / source["directory"]).resolve())
+        found.append(where / "vendor")
+    return [path for path in dict.fromkeys(found) if path.is_dir()]
+
+
+def registry_folders() -> list[Path]:
+    """``$CARGO_HOME/registry/src/*`` (``~/.cargo`` by default), then Debian's crate registry."""
+    home = Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
+    found: list[Path] = []
+    source = home / "registry" / "src"
+    if source.is_dir():
+        found += sorted(p for p in source.iterdir() if p.is_dir())
+    if DEBIAN_REGISTRY.is_dir():
+        found.append(DEBIAN_REGISTRY)
+    return found
+
+
+def crate_folder(name: str, version: str, vendors: list[Path], registries: list[Path]) -> Path | None:
+    """The folder of ``name@version``: a vendor folder first, then the registries."""
+    for vendor in vendors:
+        for candidate in (vendor / f"{name}-{version}", vendor / name):
+            if _manifest_version(candidate) == (name, version):
+                return candidate
+    for registry in registries:
+        candidate = registry / f"{name}-{version}"
+        if (candidate / "Cargo.toml").is_file():
+            return candidate
+    return None
+
+
+def lib_files(root: Path) -> tuple[str, ...]:
+    """The .rs files of a crate's lib target: the crate root's folder and the folders under it."""
+    lib = "src/lib.rs"
+    try:
+        with open(root / "Cargo.toml", "rb") as handle:
+            data = tomllib.load(handle)
+        table = data.get("lib") or {}
+        if isinstance(table, dict) and isinstance(table.get("path"), str):
+            lib = posixpath.normpath(table["path"])
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        pass
+    if not (root / lib).is_file():
+        return ()
+    folder = posixpath.dirname(lib)
+    start = root / folder if folder else root
+    files: list[str] = []
+    for where, names, filenames in os.walk(start):
+        relative = Path(where).relative_to(root).as_posix()
+        top = relative == (folder or ".")
+        names[:] = sorted(n for n in names if not n.startswith(".") and not (top and n in _NOT_LIB))
+        for filename in filenames:
+            if filename.endswith(".rs") and (folder or relative != "." or filename != "build.rs"):
+                files.append(filename if relative == "." else f"{relative}/{filename}")
+    return tuple(sorted(files))
+
+
+def _manifest_version(folder: Path) -> tuple[str, str] | None:
+    try:
+        with open(folder / "Cargo.toml", "rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return None
+    package = data.get("package") or {}
+    if not isinstance(package, dict):
+        return None
+    name, version = package.get("name"), package.get("version")
+    return (name, version) if isinstance(name, str) and isinstance(version, str) else None
+
+
+def _lock_file(base: Path) -> Path | None:
+    if (base / "Cargo.lock").is_file():
+        return base / "Cargo.lock"
+    for folder, names, filenames in os.walk(base):
+        names[:] = sorted(
+            n for n in names if not n.startswith(".") and n not in ("vendor", "target", "node_modules")
+        )
+        if "Cargo.lock" in filenames:
+            return Path(folder) / "Cargo.lock"
+        if Path(folder).relative_to(base).as_posix().count("/") >= 2:
+            names[:] = []
+    return None
