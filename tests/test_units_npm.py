@@ -180,3 +180,20 @@ def test_surface_of_an_exports_map_with_conditions_and_patterns(tmp_path: Path) 
     assert table["@s//mod//feature"] == ("cjs/feature.js", "cjs/feature.js//feature")
     assert table["@s//mod//utils//fmt//fmt"] == ("cjs/utils/fmt.js//fmt",)
     assert not any("internal" in key or "hidden" in key for key in table)  # not exported by the map
+
+
+def test_surface_of_an_instance_export(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "app",
+        {
+            "node_modules/mime/package.json": manifest("mime", "1.6.0", main="mime.js"),
+            "node_modules/mime/mime.js": (
+                "function Mime() { this.types = {} }\n"
+                "Mime.prototype.lookup = function (path) { return this.types[path] }\n"
+                "var mime = new Mime()\n"
+                "module.exports = mime\n"
+            ),
+        },
+    )
+    table = surface_of(root, "mime")
+    assert table["mime//lookup"] == ("mime.js//Mime//lookup",)

@@ -229,12 +229,14 @@ def _names(linker: JavaScriptLinker, path: str, depth: int, seen: set[str]) -> s
 
 
 def _members(linker: JavaScriptLinker, value: Value) -> list[tuple[str, Value]]:
-    """(name, value) of the members of a class (its bases' too), a function or an object literal."""
-    if value.kind == "def":
+    """(name, value) of the members of a class (its bases' too), a function, an instance
+    (``module.exports = new Mime()``: the methods of its class) or an object literal."""
+    if value.kind in ("def", "new", "inst"):
         info = linker.defs.get(value.key)
         if info is None:
             return []
-        owners = linker._chain(value.key) if info.is_class else [value.key]
+        instance = value.kind != "def"
+        owners = linker._chain(value.key) if info.is_class or instance else [value.key]
         found: dict[str, Value] = {}
         for owner in owners:
             owner_info = linker.defs.get(owner)
