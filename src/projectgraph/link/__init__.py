@@ -38,6 +38,8 @@ class LinkOptions:
     max_edges: int = 0  # 0: 5,000,000
     max_export_hops: int = 0  # 0: 10
     manifests: Manifests | None = None  # already read (else read from root)
+    unit: Any = None  # the unit of dependency code linked as a project of its own (units.Unit)
+    units: tuple[Any, ...] | None = None  # the units (indexer.UnitIndex) a linker may read types from
 
 
 def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> Graph:
@@ -52,7 +54,15 @@ def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> G
     manifests = options.manifests or read_manifests(options.root, paths)
     builder = GraphBuilder()
 
-    context = LinkContext(manifests, hops, tuple(options.test_paths), tuple(options.sys_path), options.root)
+    context = LinkContext(
+        manifests,
+        hops,
+        tuple(options.test_paths),
+        tuple(options.sys_path),
+        options.root,
+        unit=options.unit,
+        units=options.units,
+    )
     linkers = [make(ordered, builder, context) for make in _linker_factories()]
     for linker in linkers:
         linker.link()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from projectgraph import keys
 from projectgraph.fileindex import Definition
@@ -28,6 +28,12 @@ class LinkContext:
     test_paths: tuple[str, ...]
     sys_path: tuple[str, ...] = ()  # more Python import roots
     root: str | None = None  # the project folder, for language manifests (go.mod, Cargo.toml, ...)
+    # the unit of dependency code this link is of (a projectgraph.units.Unit; None for a project):
+    # a linker reads its language manifests from unit.root and gives each definition its external key
+    unit: Any = None
+    # the units (indexer.UnitIndex) beside the project, whose definitions a linker may read (Go's
+    # result types); None when the link has no units at all
+    units: tuple[Any, ...] | None = None
 
 
 class Linker(Protocol):

@@ -53,6 +53,20 @@ target when the records do not say what it holds. A call of a parameter also get
 ``reference``) to each function referenced on the line of a call of its function: the index gives
 no argument positions, so that is what it can tell was passed.
 
+Units of dependency code (``projectgraph.units.go``). A unit linked as a project of its own
+(``context.unit``) takes its module path from its go.mod, else from the unit (a vendored module has
+no go.mod), and gives each definition of a package another module can import its external key:
+the package's import path and the qualified name (``golang.org//x//net//html//render1``,
+``net//http//Client//Get``; a package of ``module std``'s own ``vendor/`` keeps its import path).
+A project linked beside units (``context.units``) reads its dependencies' definitions: the result
+of ``html.NewTokenizer(r)`` is ``golang.org/x/net/html.Tokenizer``, so ``z.Next()`` is the key
+``golang.org//x//net//html//Tokenizer//Next`` (which a ``package`` edge joins to the unit's
+method); a field of a unit's struct has its declared type, a package variable its type, a
+promoted method the key of the type that declares it, and a unit's interface its method set
+(``cha`` edges to the project's implementations). A method called on the result of a function of
+a package that no unit gives is ``no-dependency-source`` when the link has Go units at all (with
+none, ``unknown-receiver``, as before units).
+
 Values leave the code the graph sees: a first-party type that a composite literal, a conversion,
 ``new`` or a ``var`` makes refers to each of its exported methods, which code holding the value
 through an interface (external code included) can call. ``init`` functions run when their package
@@ -69,7 +83,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from projectgraph import keys
 from projectgraph.fileindex import Assignment, Call, FileIndex
@@ -201,7 +215,9 @@ _UNKNOWN = _Value("unknown", why="unknown-receiver")
 class GoLinker:
     languages = (LANGUAGE,)
 
-    def __init__(self, indexes: Iterable[FileIndex], builder: GraphBuilder, context: LinkContext) -> None:
+    def __init__(
+        self, indexes: Iterable[FileIndex], builder: GraphBuilder, context: LinkContext, unit: Any = None
+    ) -> None:
         self.builder = builder
         self.context = context
         self.files: dict[str, _File] = {}
@@ -212,7 +228,13 @@ class GoLinker:
             self.files[index.path] = _File(
                 index, package, posixpath.dirname(index.path), "build-excluded" in index.flags
             )
-        self.modules = _read_modules(context.root, {f.folder for f in self.files.values()})
+        self.unit = unit if unit is not None else _unit_of_context(context)
+        root = context.root if context.root is not None or self.unit is None else self.unit.root
+        self.modules = _read_modules(root, {f.folder for f in self.files.values()})
+        if self.unit is not None and not any(m.root == "" for m in self.modules):
+            # a vendored module has no go.mod of its own: its unit names its path
+            self.modules.append(_Module(self.unit.package, ""))
+        self.units = _GoUnits(context)
         self.packages: dict[tuple[str, str], _Package] = {}
         for gofile in self.files.values():
             gofile.module = _module_of(gofile.folder, self.modules)
@@ -322,12 +344,65 @@ class GoLinker:
             return best
         return None
 
+    def import_path(self, gofile: _File) -> str:
+        """The import path of a file's package: its module's path and the folder under it (the
+        folder alone in ``module std``, whose own ``vendor/`` packages keep their path)."""
+        module = gofile.module
+        if module is None:
+            return gofile.folder
+        relative = gofile.folder[len(module.root) + 1 :] if module.root else gofile.folder
+        if relative == "vendor" or relative.startswith("vendor/"):
+            return relative[7:]
+        if module.path == "std":
+            return relative
+        return f"{module.path}/{relative}" if relative else module.path
+
+    def external_key(self, info: DefInfo) -> str:
+        """The key another package writes for a definition (``golang.org//x//net//html//render1``,
+        ``net//http//Client//Get``); none for a test file's, a build-excluded file's or a
+        ``main`` package's definitions, which no other package can name."""
+        gofile = self.files[info.path]
+        if gofile.excluded or gofile.path.endswith("_test.go") or gofile.package == "main":
+            return ""
+        return keys.external(self.import_path(gofile), LANGUAGE, *info.qualname.split("."))
+
+    def external_type(self, typ: _Type | None) -> _Type | None:
+        """A type of this linker's packages as another project sees it (an ``ext`` type)."""
+        if typ is None:
+            return None
+        if typ.kind == "fp":
+            package = self._package_by_ident(typ.package)
+            if package is None or not package.files:
+                return None
+            return _Type("ext", self.import_path(package.files[0]), typ.name)
+        if typ.elem is not None:
+            return typ._replace(elem=self.external_type(typ.elem))
+        return typ
+
+    def external_target(self, target: DefInfo | str) -> str:
+        return target if isinstance(target, str) else self.external_key(target)
+
+    def package_at(self, path: str) -> _Package | None:
+        """The package of an import path among this linker's modules (for a unit's reader)."""
+        for module in sorted(self.modules, key=lambda m: (-len(m.path), m.root)):
+            for folder in (_module_folder(module, path), posixpath.join(module.root, "vendor", path)):
+                if folder is not None:
+                    found = self.importable.get(posixpath.normpath(folder) if folder else "")
+                    if found is not None:
+                        return found
+        return None
+
     # ---- link --------------------------------------------------------------------------------
     def link(self) -> None:
+        external = self.unit is not None
         for gofile in self.files.values():
             self.builder.node(module_node(gofile.path, LANGUAGE, 0))
             for info in gofile.defs.values():
-                self.builder.node(node_for(info))
+                node = node_for(info)
+                if external:  # a unit's definition stands for the key other packages write
+                    key = self.external_key(info)
+                    node = node._replace(external=key) if key else node
+                self.builder.node(node)
         for gofile in self.files.values():
             self._link_file(gofile)
         self._type_edges()
@@ -523,7 +598,7 @@ class GoLinker:
                 typ = self._shadowed(gofile, call, typ)
             self._method_call(gofile, caller, site, call, typ)
             return
-        reason = "limit" if receiver.why == "limit" else "unknown-receiver"
+        reason = receiver.why if receiver.why in ("limit", "no-dependency-source") else "unknown-receiver"
         self._unresolved(caller, site, reason, name, call.text)
         if reason != "unknown-receiver" or call.receiver is None:
             return
@@ -952,8 +1027,8 @@ class GoLinker:
         """The value of result ``position`` of a call of ``function``."""
         if function.kind == "type" and function.type is not None:
             return _Value("value", type=function.type) if position == 0 else _UNKNOWN  # a conversion
-        if function.kind == "ext_func":  # no dependency code gives its results: the package's own
-            return _Value("unknown", function.package, why="unknown-receiver")
+        if function.kind == "ext_func":  # the unit of its package gives its results, if any
+            return self._ext_result(function, position)
         if function.kind != "funcs":
             return _Value("unknown", why=function.why or "unknown-receiver")
         results: list[_Value] = []
@@ -975,6 +1050,18 @@ class GoLinker:
             results.append(_Value("value", type=typ) if typ is not None else _UNKNOWN)
         return _agree(results)
 
+    def _ext_result(self, function: _Value, position: int) -> _Value:
+        """Result ``position`` of an external function or method, read from the definition in the
+        unit that gives its package; a package no unit gives is no-dependency-source (when the
+        link has units at all), a name its unit does not define unknown-receiver."""
+        found = self.units.reader(function.package)
+        if found is None:
+            why = "no-dependency-source" if self.units.active else "unknown-receiver"
+            return _Value("unknown", function.package, why=why)
+        reader, package = found
+        names = function.key[len(keys.external(function.package, LANGUAGE)) + len(keys.SEP) :]
+        return self.units.result(reader, package, function.package, names.split(keys.SEP), position)
+
     def _member(self, value: _Value, name: str) -> _Value:
         """``value.name``: a package member, a method (as a function value) or a field."""
         if value.kind == "package":
@@ -983,6 +1070,9 @@ class GoLinker:
             return self._definitions_value(found) if found else _Value("unknown", why="no-definition")
         if value.kind == "ext_package":
             if name[:1].isupper():
+                held = self.units.package_member(value.package, name)  # a variable or a type of a unit
+                if held is not None:
+                    return held
                 return _Value("ext_func", value.package, key=keys.external(value.package, LANGUAGE, name))
             return _UNKNOWN
         if value.kind in ("value", "type") and value.type is not None:
@@ -1099,7 +1189,8 @@ class GoLinker:
         if typ.kind == "builtin":
             return KNOWN_INTERFACES.get(typ.name)
         if typ.kind == "ext":
-            return KNOWN_INTERFACES.get(typ.ext_key)
+            known = KNOWN_INTERFACES.get(typ.ext_key)
+            return known if known is not None else self.units.interface_methods(typ)
         if typ.kind != "fp" or depth > 8:
             return None
         methods: set[str] = set()
@@ -1140,7 +1231,7 @@ class GoLinker:
         if typ.kind == "ext":
             if typ.ext_key in KNOWN_INTERFACES and name in KNOWN_INTERFACES[typ.ext_key]:
                 return [keys.join(typ.ext_key, name)]
-            return []
+            return list(self.units.method(typ, name))
         if typ.kind != "fp" or depth > 8:
             return []
         package = self._package_by_ident(typ.package)
@@ -1198,6 +1289,8 @@ class GoLinker:
 
     def _field_type(self, typ: _Type, name: str, depth: int = 0) -> _Type | None:
         typ = self._underlying(typ)
+        if typ.kind == "ext":
+            return self.units.field_type(typ, name)
         if typ.kind != "fp" or depth > 8:
             return None
         for info in self._type_defs(typ):
@@ -1321,6 +1414,130 @@ class GoLinker:
                 self.builder.edge(key, info.key, relation, relation, site)
         else:
             self.builder.edge(key, self.builder.external(base.ext_key, LANGUAGE), relation, relation, site)
+
+
+# ---- units of dependency code ------------------------------------------------------------------
+
+
+def _unit_of_context(context: LinkContext) -> Any:
+    """The unit a link is of (a ``projectgraph.units.Unit`` of the go ecosystem), or None."""
+    unit = context.unit
+    return unit if unit is not None and unit.ecosystem == "go" else None
+
+
+class _GoUnits:
+    """What the Go units of a link tell a project about the packages it imports: the results of
+    their functions and methods, the fields and methods of their types, their interfaces' method
+    sets. Each unit is read by a ``GoLinker`` of its own files (built when first asked, never
+    linked), and what it answers is turned into external types (``_Type("ext", import path, name)``).
+    """
+
+    def __init__(self, context: LinkContext) -> None:
+        self.context = context
+        self.by_path: dict[str, Any] = {}  # import path -> UnitIndex
+        own = _unit_of_context(context)
+        go_units = [m for m in context.units or () if m.unit.ecosystem == "go"]
+        # with Go units at all, a package that none gives is no-dependency-source (with none, the
+        # link reads as it always did: external keys, unknown results)
+        self.active = bool(go_units) or own is not None
+        for made in go_units:
+            if own is not None and made.unit.name == own.name:
+                continue
+            for path in made.unit.provides:
+                self.by_path.setdefault(path, made)
+        self._readers: dict[str, GoLinker] = {}
+        self._found: dict[str, tuple[GoLinker, _Package] | None] = {}
+
+    def reader(self, path: str) -> tuple[GoLinker, _Package] | None:
+        """The reader of the unit that gives an import path, and the package at the path."""
+        if path in self._found:
+            return self._found[path]
+        made = self.by_path.get(path)
+        found: tuple[GoLinker, _Package] | None = None
+        if made is not None:
+            reader = self._readers.get(made.unit.name)
+            if reader is None:
+                context = LinkContext(self.context.manifests, self.context.max_hops, (), root=made.unit.root)
+                reader = GoLinker(made.indexes, GraphBuilder(), context, unit=made.unit)
+                self._readers[made.unit.name] = reader
+            package = reader.package_at(path)
+            found = (reader, package) if package is not None else None
+        self._found[path] = found
+        return found
+
+    def result(
+        self, reader: GoLinker, package: _Package, path: str, names: Sequence[str], position: int
+    ) -> _Value:
+        """Result ``position`` of the function ``names[0]`` or the method ``names[1]`` of the type
+        ``names[0]`` of a unit's package, as an external type."""
+        value: _Value | None = None
+        if len(names) == 1:
+            found = package.scope.get(names[0], [])
+            value = reader._definitions_value(found) if found else None
+            if value is not None and value.kind not in ("funcs", "type"):
+                value = None
+        elif len(names) == 2:
+            methods = reader._lookup_method(_Type("fp", package.ident, names[0]), names[1])
+            defs = tuple(m for m in methods if isinstance(m, DefInfo))
+            value = _Value("funcs", funcs=defs) if defs and len(defs) == len(methods) else None
+        if value is None:  # a name the unit does not define
+            return _Value("unknown", why="unknown-receiver")
+        return self._imported(reader, reader._result(value, position), path)
+
+    def _imported(self, reader: GoLinker, value: _Value, path: str) -> _Value:
+        if value.kind == "value" and value.type is not None:
+            typ = reader.external_type(value.type)
+            if typ is not None:
+                return _Value("value", type=typ)
+            return _Value("unknown", why="unknown-receiver")
+        if value.kind == "covered":  # a function of the package's own code
+            return _Value("unknown", path, why="unknown-receiver")
+        return _Value("unknown", why=value.why or "unknown-receiver")
+
+    def package_member(self, path: str, name: str) -> _Value | None:
+        """A package variable (with its type) or a type of a unit's package; None for a function
+        or a name the unit does not give."""
+        found = self.reader(path)
+        if found is None:
+            return None
+        reader, package = found
+        infos = package.scope.get(name)
+        if not infos or all(_is_function(i) for i in infos):
+            return None
+        if any(_is_type_def(i) for i in infos):
+            return _Value("type", type=_Type("ext", path, name))
+        return self._imported(reader, reader._definitions_value(infos), path)
+
+    def _type_of(self, typ: _Type) -> tuple[GoLinker, _Type] | None:
+        found = self.reader(typ.package)
+        if found is None:
+            return None
+        reader, package = found
+        return reader, _Type("fp", package.ident, typ.name)
+
+    def method(self, typ: _Type, name: str) -> list[DefInfo | str]:
+        """The external key of the method ``name`` of a unit's type (promoted ones at their own
+        type's key: ``bufio.ReadWriter``'s ``ReadString`` is ``bufio//Reader//ReadString``)."""
+        found = self._type_of(typ)
+        if found is None:
+            return []
+        reader, own = found
+        keys_found = [reader.external_target(m) for m in reader._lookup_method(own, name)]
+        return [key for key in dict.fromkeys(keys_found) if key]
+
+    def field_type(self, typ: _Type, name: str) -> _Type | None:
+        found = self._type_of(typ)
+        if found is None:
+            return None
+        reader, own = found
+        return reader.external_type(reader._field_type(own, name))
+
+    def interface_methods(self, typ: _Type) -> frozenset[str] | None:
+        found = self._type_of(typ)
+        if found is None:
+            return None
+        reader, own = found
+        return reader._interface_methods(own)
 
 
 # ---- helpers ----------------------------------------------------------------------------------
