@@ -65,12 +65,15 @@ def test_excluded_files_are_listed_never_silent(tmp_path: Path) -> None:
             "test/helper.js": "",
             "test/entry.js": "",  # named by main: kept
             "examples/demo.ts": "",
+            "eslint.config.mjs": "import config from '@ljharb/eslint-config/flat'\n",
+            "lib/karma.conf.js": "",  # not at the top: kept
             "README.md": "",
         },
     )
     files, excluded = package_files(folder, frozenset({"test/entry.js"}))
-    assert files == ("dist/only.min.js", "index.js", "lib/x.js", "test/entry.js")
+    assert files == ("dist/only.min.js", "index.js", "lib/karma.conf.js", "lib/x.js", "test/entry.js")
     assert excluded == (
+        ("eslint.config.mjs", "tool configuration"),
         ("examples/demo.ts", "examples"),
         ("index.d.ts", "declarations"),
         ("lib/x.min.js", "minified copy"),

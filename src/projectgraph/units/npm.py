@@ -11,9 +11,10 @@ layout, an ``npm link``) is read at its target; one folder is read once. Hidden 
 A unit's files are its JavaScript and TypeScript sources, relative to the package folder. Left out,
 and listed in ``Unit.excluded`` with the reason (never silently): type declarations (``.d.ts``,
 ``.d.mts``, ``.d.cts``: they stand for no code), test and example folders (``test``, ``__tests__``,
-``example``, ``benchmark``, ``docs``, ...) and ``*.test.js`` / ``*.spec.js`` files, and a minified
-copy (``x.min.js``) of a file the package ships unminified (``x.js``). A file that the package.json
-names (``main``, ``module``, ``browser``, ``bin``, an ``exports`` target) is always kept.
+``example``, ``benchmark``, ``docs``, ...) and ``*.test.js`` / ``*.spec.js`` files, the configuration
+of the package's own tools at its top (``eslint.config.mjs``, ``karma.conf.js``, ``Gruntfile.js``),
+and a minified copy (``x.min.js``) of a file the package ships unminified (``x.js``). A file that the
+package.json names (``main``, ``module``, ``browser``, ``bin``, an ``exports`` target) is always kept.
 
 ``requires`` follows Node's resolution: each name of ``dependencies``, ``optionalDependencies`` and
 ``peerDependencies`` is looked up in the ``node_modules`` folders from the package's own up to the
@@ -67,6 +68,14 @@ _SKIPPED_FOLDERS = {
     "coverage": "tests",
 }
 _TEST_SUFFIXES = tuple(f"{kind}{ext}" for kind in (".test", ".spec") for ext in _LANGUAGE_OF)
+# the configuration of a package's own build and test tools, at its top (eslint.config.mjs,
+# karma.conf.js, Gruntfile.js): no dependent loads it
+_TOOL_CONFIGS = tuple(
+    f"{stem}."
+    for stem in """eslint.config .eslintrc karma.conf Gruntfile gruntfile gulpfile Gulpfile webpack.config
+    rollup.config vite.config jest.config babel.config .babelrc prettier.config .prettierrc
+    vitest.config tsup.config esbuild.config .mocharc mocha.config .c8rc .nycrc""".split()
+)
 _DEPENDENCY_TABLES = ("dependencies", "optionalDependencies", "peerDependencies")
 
 
@@ -269,6 +278,8 @@ def _left_out(path: str, siblings: list[str]) -> str:
         return "declarations"
     if name.endswith(_TEST_SUFFIXES):
         return "tests"
+    if "/" not in path and name.startswith(_TOOL_CONFIGS):
+        return "tool configuration"
     if name.endswith(_MINIFIED):
         stem, _, ext = name.rpartition(".min.")
         if f"{stem}.{ext}" in siblings:
