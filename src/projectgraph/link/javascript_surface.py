@@ -37,6 +37,7 @@ from projectgraph.link.core import GraphBuilder, Value
 from projectgraph.link.javascript import JavaScriptLinker, _condition_targets, _exports_targets
 from projectgraph.manifests import read_manifests
 
+SURFACE_ECOSYSTEMS = ("npm",)  # link/units.py takes the surface of these ecosystems' units from here
 _SKIPPED_NAMES = frozenset({"*", "module.exports", "default"})
 _MAX_STAR_DEPTH = 10
 DEFAULT_HOPS = 10
