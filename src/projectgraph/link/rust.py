@@ -28,6 +28,15 @@ or type of a dependency gets the edge to its external key, plus the ``cha`` edge
 impls of it. A type's trait impl methods are referred to by the type (the rule ``override``):
 what constructs it reaches what external code calls on it (``Drop``, ``Display``, ``Iterator``).
 
+Units of dependency code (``projectgraph.units.rust``). A unit linked as a project of its own
+(``context.unit``) reads its Cargo.toml at the unit's root: its crate is the unit, and each public
+item's external key is its shortest public path (``public_paths``), as ``smallvec//SmallVec`` for
+an item of a private module the root gives on with ``pub use``. A project linked beside cargo units
+(``context.units``) reads the return type of a unit's public function or method through that path
+(``helper::make()`` of a renamed ``kit`` gives ``kit//Tool``, whose ``run`` is ``kit//Tool//run``);
+with units, a renamed crate's external node keeps its written key and has the unit's key as
+``external`` (``helper//serve`` -> ``kit//serve``), where its ``package`` edge goes.
+
 What stays unknown is an unresolved site: ``unknown-receiver`` (with ``name`` edges, low, to the
 project methods of that name when few), ``no-dependency-source`` (a method on what an external
 function returned), ``no-definition``, ``trait-receiver``, ``computed-name`` (a call of a parameter
@@ -242,9 +251,14 @@ class _Ctx(NamedTuple):
 class RustLinker:
     languages = (LANGUAGE,)
 
-    def __init__(self, indexes: Iterable[FileIndex], builder: GraphBuilder, context: LinkContext) -> None:
+    def __init__(
+        self, indexes: Iterable[FileIndex], builder: GraphBuilder, context: LinkContext, unit: Any = None
+    ) -> None:
         self.builder = builder
-        self.root = context.root
+        own = context.unit if context.unit is not None and context.unit.ecosystem == "cargo" else None
+        self.unit = unit if unit is not None else own
+        # a unit's Cargo.toml is at its root: its crate name, its dependencies and their renames
+        self.root = context.root if context.root is not None or self.unit is None else self.unit.root
         self.max_hops = context.max_hops
         self.files: dict[str, _File] = {}
         self.defs: dict[str, DefInfo] = {}
@@ -272,6 +286,7 @@ class RustLinker:
         self.libs: dict[str, _Crate] = {}  # crate name -> lib crate of the project
         self._renamed: dict[str, str] = {}  # written external crate -> real crate name
         self._build_modules()
+        self.units = _RustUnits(context, self)
         self._depth = 0
         self._resolving: set[tuple[str, str]] = set()
         self._cache: dict[tuple[str, str, str], Value | None] = {}
@@ -465,9 +480,10 @@ class RustLinker:
                     and (key == written or key.startswith(written + keys.SEP))
                 ):
                     real_key = real + key[len(written) :]
-                    self.builder.nodes[key] = node._replace(
-                        doc=f"crate {real} (Cargo.toml renames it {written}): {real_key}"
-                    )
+                    node = node._replace(doc=f"crate {real} (Cargo.toml renames it {written}): {real_key}")
+                    if self.units.active:  # the key a unit's definition has: its package edge goes there
+                        node = node._replace(external=real_key)
+                    self.builder.nodes[key] = node
         # the public items of a lib crate stand for the key another crate writes for them
         for key, external in sorted(self.public_paths().items()):
             public = self.builder.nodes.get(key)
@@ -1059,6 +1075,9 @@ class RustLinker:
             owner = value.key.partition("\n")[0]
             return _Ty((Value("def", owner),))
         if value.kind == "ext":
+            given = self.units.result(value.key)
+            if given is not None:
+                return given if given.types else None  # no types: a type another crate cannot name
             parts = value.key.split(keys.SEP)
             if (
                 len(parts) >= 2
@@ -1220,6 +1239,9 @@ class RustLinker:
                 found = self.methods.get(value.key, {}).get(name)
                 if found:
                     return self._returns(found[0])
+                given = self.units.result(keys.join(value.key, name))
+                if given is not None:
+                    return given if given.types else None
         if name in KEEP_TYPE:
             return ty
         if any(v.kind == "ext" for v in ty.types):
@@ -1636,6 +1658,75 @@ class RustLinker:
         self, caller: str, site: Site, reason: str, name: str, text: str, covered: bool = False
     ) -> None:
         self.builder.unresolved_site(Unresolved(caller, site, reason, name, text, covered=covered))
+
+
+class _RustUnits:
+    """What the cargo units of a link tell a project about the crates it uses: the return types of
+    their public functions and methods. Each unit is read by a ``RustLinker`` of its own files (built
+    when first asked, never linked); its public paths (``public_paths``) turn a key the project
+    writes (``smallvec//SmallVec//new``, a renamed crate's ``helper//make`` as ``kit//make``) into
+    the unit's definition, and the definition's return type back into a public key."""
+
+    def __init__(self, context: LinkContext, linker: RustLinker) -> None:
+        self.context = context
+        self.linker = linker
+        own = linker.unit
+        cargo = [m for m in context.units or () if m.unit.ecosystem == "cargo"]
+        self.active = bool(cargo) or own is not None
+        self.by_crate: dict[str, Any] = {}  # crate name as code writes it -> UnitIndex
+        for made in cargo:
+            if own is not None and made.unit.name == own.name:
+                continue
+            for crate in made.unit.provides:
+                self.by_crate.setdefault(crate, made)
+        self._readers: dict[str, tuple[RustLinker, dict[str, str], dict[str, str]] | None] = {}
+
+    def reader(self, crate: str) -> tuple[RustLinker, dict[str, str], dict[str, str]] | None:
+        """A unit's reader, its public keys by definition and its definitions by public key."""
+        if crate in self._readers:
+            return self._readers[crate]
+        made = self.by_crate.get(crate)
+        found = None
+        if made is not None:
+            context = LinkContext(self.context.manifests, self.context.max_hops, (), root=made.unit.root)
+            reader = RustLinker(made.indexes, GraphBuilder(), context, unit=made.unit)
+            public = reader.public_paths()
+            by_key: dict[str, str] = {}
+            for definition, key in sorted(public.items()):
+                by_key.setdefault(key, definition)
+            found = (reader, public, by_key)
+        self._readers[crate] = found
+        return found
+
+    def result(self, key: str) -> _Ty | None:
+        """The return type of the unit function or method a key names, with public keys; ``()``
+        when its unit gives the key but no type another crate can name, None when no unit gives it
+        (the caller's rules apply)."""
+        written, sep, rest = key.partition(keys.SEP)
+        real = self.linker._renamed.get(written, written)
+        found = self.reader(real)
+        if found is None:
+            return None
+        reader, public, by_key = found
+        definition = by_key.get(keys.join(real, rest) if sep else real)
+        if definition is None:
+            return None
+        info = reader.defs[definition]
+        kind = info.definition.kind
+        if kind in ("struct", "enum", "union"):
+            return _Ty((Value("ext", public[definition]),))
+        if kind not in ("function", "method"):
+            return None
+        ty = reader._returns(info)
+        if ty is None:
+            return _Ty(())
+        types = []
+        for value in ty.types:
+            if value.kind == "ext":
+                types.append(value)
+            elif value.key in public:
+                types.append(Value("ext", public[value.key]))
+        return _Ty(tuple(types), ty.wrap) if types else _Ty(())
 
 
 def _pick(infos: list[DefInfo], want: str) -> Value | None:

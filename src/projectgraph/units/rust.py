@@ -27,12 +27,14 @@ import posixpath
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from projectgraph.units import DepsConfig, DepsError, Unit, split_name, unit_name
 
 ECOSYSTEMS = ("cargo",)
 LANGUAGES = ("rust",)
 DEBIAN_REGISTRY = Path("/usr/share/cargo/registry")
+_NOT_PROJECT = frozenset(("vendor", "target", "node_modules"))
 _NOT_LIB = frozenset(("bin", "tests", "benches", "examples", "target"))  # folders of other targets
 
 
@@ -84,6 +86,11 @@ def discover(project_root: Path, config: DepsConfig) -> list[Unit]:
             raise DepsError(
                 f"--deps {folder}=cargo: no crate folder (<name>-<version>/Cargo.toml) in {folder}"
             )
+    renames = renamed_dependencies(lock.parent if lock is not None else base)
+    for name, unit in list(found.items()):
+        written = renames.get(unit.package)
+        if written:
+            found[name] = replace(unit, provides=tuple(sorted({*unit.provides, *written})))
     by_package = {(u.package, u.version): u.name for u in found.values()}
     latest = {u.package: u.name for u in sorted(found.values())}
     requires: dict[str, tuple[str, ...]] = {}
@@ -136,6 +143,44 @@ def locked_packages(lock: Path) -> list[Locked]:
                     dependencies.append((parts[0], parts[1] if len(parts) > 1 else ""))
             out[(name, version)] = Locked(name, version, tuple(dependencies))
     return [out[slot] for slot in sorted(out)]
+
+
+def renamed_dependencies(folder: Path) -> dict[str, set[str]]:
+    """Package name -> the names the project's Cargo.toml files give it (``helper = { package =
+    "kit" }``: kit -> helper), so a unit of kit gives the paths the project writes with helper."""
+    found: dict[str, set[str]] = {}
+    for where, names, filenames in os.walk(folder):
+        depth = len(Path(where).relative_to(folder).parts)
+        names[:] = (
+            [] if depth >= 3 else sorted(n for n in names if not n.startswith(".") and n not in _NOT_PROJECT)
+        )
+        if "Cargo.toml" not in filenames:
+            continue
+        try:
+            with open(Path(where) / "Cargo.toml", "rb") as handle:
+                data = tomllib.load(handle)
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+            continue
+        for table in _dependency_tables(data):
+            for written, spec in table.items():
+                real = spec.get("package") if isinstance(spec, dict) else None
+                if isinstance(real, str) and real != written:
+                    found.setdefault(real, set()).add(written.replace("-", "_"))
+    return found
+
+
+def _dependency_tables(data: dict[str, Any]) -> list[dict[str, Any]]:
+    tables: list[dict[str, Any]] = []
+    holders = [data, *[t for t in (data.get("target") or {}).values() if isinstance(t, dict)]]
+    workspace = data.get("workspace")
+    if isinstance(workspace, dict):
+        holders.append(workspace)
+    for holder in holders:
+        for name in ("dependencies", "dev-dependencies", "build-dependencies"):
+            table = holder.get(name)
+            if isinstance(table, dict):
+                tables.append(table)
+    return tables
 
 
 def lib_name(root: Path) -> str:
