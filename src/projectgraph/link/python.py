@@ -1492,34 +1492,41 @@ class PythonLinker:
     def _classmethod_receivers(self) -> None:
         """``Sub.create()`` with ``create`` a classmethod of a base binds ``cls`` to ``Sub``, so
         ``cls()`` in it makes a ``Sub`` too (alternate constructors inherited by subclasses)."""
-        names = {
-            info.definition.name for info in self.defs.values() if "classmethod" in info.definition.decorators
-        }
+        names = self._classmethod_names()
         for pyfile in self.files.values():
-            for call in pyfile.index.calls:
-                if call.name not in names or call.receiver in (None, "<expr>") or call.super_call:
-                    continue
-                receiver = self._resolve_dotted(pyfile, call.scope, call.receiver or "", call.line)
-                if receiver is None or receiver.kind not in ("def", "inst"):
-                    continue
-                if not self.defs[receiver.key].is_class:
-                    continue
-                method = self._class_member(receiver.key, call.name)
-                if method is None or "classmethod" not in method.definition.decorators:
-                    continue
-                params = method.definition.params
-                owner = self.files[method.path].defs.get(method.qualname.rpartition(".")[0])
-                if not params or params[0].variadic or owner is None or owner.key == receiver.key:
-                    continue
-                key = keys.join(method.key, params[0].name)
-                bound = self._bindings.get(key)
-                if bound is None:
-                    bound = self._bindings[key] = [Value("def", owner.key)]
-                    self._changed_bindings()
-                if Value("def", receiver.key) not in bound:
-                    bound.append(Value("def", receiver.key))
-                    self._changed_bindings()
-                self._cls_params.add(key)
+            self._classmethod_receivers_of(pyfile, names)
+
+    def _classmethod_names(self) -> frozenset[str]:
+        return frozenset(
+            info.definition.name for info in self.defs.values() if "classmethod" in info.definition.decorators
+        )
+
+    def _classmethod_receivers_of(self, pyfile: _File, names: frozenset[str]) -> None:
+        """``_classmethod_receivers`` for the calls of one file."""
+        for call in pyfile.index.calls:
+            if call.name not in names or call.receiver in (None, "<expr>") or call.super_call:
+                continue
+            receiver = self._resolve_dotted(pyfile, call.scope, call.receiver or "", call.line)
+            if receiver is None or receiver.kind not in ("def", "inst"):
+                continue
+            if not self.defs[receiver.key].is_class:
+                continue
+            method = self._class_member(receiver.key, call.name)
+            if method is None or "classmethod" not in method.definition.decorators:
+                continue
+            params = method.definition.params
+            owner = self.files[method.path].defs.get(method.qualname.rpartition(".")[0])
+            if not params or params[0].variadic or owner is None or owner.key == receiver.key:
+                continue
+            key = keys.join(method.key, params[0].name)
+            bound = self._bindings.get(key)
+            if bound is None:
+                bound = self._bindings[key] = [Value("def", owner.key)]
+                self._changed_bindings()
+            if Value("def", receiver.key) not in bound:
+                bound.append(Value("def", receiver.key))
+                self._changed_bindings()
+            self._cls_params.add(key)
 
     # ---- arguments ------------------------------------------------------------------------
     def _arguments(self) -> None:
@@ -1681,45 +1688,49 @@ class PythonLinker:
         the code around the definition, which refers to it: a registering decorator
         (``@dispatcher.register``, a framework's) may have it called at any time."""
         for pyfile in self.files.values():
-            for info in pyfile.defs.values():
-                d = info.definition
-                scope = _function_scope(pyfile, d.qualname.rpartition(".")[0])
-                for decorator in d.decorators:
-                    value = None
-                    if decorator != "<expr>":
-                        value = self._resolve_dotted(pyfile, scope, decorator, d.line)
-                    if value is None or value.kind != "def":
-                        if not _inert_decorator(decorator, value):
-                            self.builder.edge(
-                                self._caller(pyfile, scope),
-                                info.key,
-                                "references",
-                                "reference",
-                                Site(pyfile.path, d.line, d.column),
-                                via="decorator",
-                            )
-                        continue
-                    if value.kind == "def":
-                        target = self.defs[value.key]
+            self._decorator_edges_of(pyfile)
+
+    def _decorator_edges_of(self, pyfile: _File) -> None:
+        """``decorator_edges`` for the definitions of one file."""
+        for info in pyfile.defs.values():
+            d = info.definition
+            scope = _function_scope(pyfile, d.qualname.rpartition(".")[0])
+            for decorator in d.decorators:
+                value = None
+                if decorator != "<expr>":
+                    value = self._resolve_dotted(pyfile, scope, decorator, d.line)
+                if value is None or value.kind != "def":
+                    if not _inert_decorator(decorator, value):
                         self.builder.edge(
-                            value.key,
+                            self._caller(pyfile, scope),
                             info.key,
                             "references",
                             "reference",
                             Site(pyfile.path, d.line, d.column),
                             via="decorator",
                         )
-                        if target.is_class:
-                            call = self._class_member(value.key, "__call__")
-                            if call is not None:
-                                self.builder.edge(
-                                    call.key,
-                                    info.key,
-                                    "references",
-                                    "reference",
-                                    Site(pyfile.path, d.line, d.column),
-                                    via="decorator",
-                                )
+                    continue
+                if value.kind == "def":
+                    target = self.defs[value.key]
+                    self.builder.edge(
+                        value.key,
+                        info.key,
+                        "references",
+                        "reference",
+                        Site(pyfile.path, d.line, d.column),
+                        via="decorator",
+                    )
+                    if target.is_class:
+                        call = self._class_member(value.key, "__call__")
+                        if call is not None:
+                            self.builder.edge(
+                                call.key,
+                                info.key,
+                                "references",
+                                "reference",
+                                Site(pyfile.path, d.line, d.column),
+                                via="decorator",
+                            )
 
     # ---- what roots need ------------------------------------------------------------------
     def resolve_entry_point(self, entry: EntryPoint) -> str | None:
