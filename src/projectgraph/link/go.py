@@ -89,11 +89,13 @@ from projectgraph import keys
 from projectgraph.fileindex import Assignment, Call, FileIndex
 from projectgraph.graph import NO_SITE, Site, Unresolved
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, module_node, node_for
+from projectgraph.manifests import Manifests
 
 LANGUAGE = "go"
 MAX_NAME_CANDIDATES = 10
 MAX_CHA_SITE = 16  # implementations a call site gets its own cha edges to; past it, through the method
 MAX_DEPTH = 24
+DEFAULT_HOPS = 10
 _NAME = re.compile(r"[A-Za-z_]\w*", re.ASCII)
 _MODULE_LINE = re.compile(r"^\s*module\s+(\"[^\"]+\"|\S+)", re.MULTILINE)
 _REPLACE_LINE = re.compile(r"^\s*(?:replace\s+)?(\S+)(?:\s+\S+)?\s+=>\s+(\.\.?/\S*|\.\.?)\s*$", re.MULTILINE)
@@ -216,7 +218,12 @@ class GoLinker:
     languages = (LANGUAGE,)
 
     def __init__(
-        self, indexes: Iterable[FileIndex], builder: GraphBuilder, context: LinkContext, unit: Any = None
+        self,
+        indexes: Iterable[FileIndex],
+        builder: GraphBuilder,
+        context: LinkContext,
+        unit: Any = None,
+        module: str = "",
     ) -> None:
         self.builder = builder
         self.context = context
@@ -231,9 +238,10 @@ class GoLinker:
         self.unit = unit if unit is not None else _unit_of_context(context)
         root = context.root if context.root is not None or self.unit is None else self.unit.root
         self.modules = _read_modules(root, {f.folder for f in self.files.values()})
-        if self.unit is not None and not any(m.root == "" for m in self.modules):
+        module = module or (self.unit.package if self.unit is not None else "")
+        if module and not any(m.root == "" for m in self.modules):
             # a vendored module has no go.mod of its own: its unit names its path
-            self.modules.append(_Module(self.unit.package, ""))
+            self.modules.append(_Module(module, ""))
         self.units = _GoUnits(context)
         self.packages: dict[tuple[str, str], _Package] = {}
         for gofile in self.files.values():
@@ -1671,6 +1679,32 @@ def _module_of(folder: str, modules: list[_Module]) -> _Module | None:
         if inside and (best is None or len(root) > len(best.root)):
             best = module
     return best
+
+
+SURFACE_ECOSYSTEMS = ("go",)  # link/units.py takes the external keys of go units from unit_surface
+
+
+@dataclass(frozen=True)
+class Surface:
+    """The external key of each definition of a unit (keys before the unit prefix)."""
+
+    externals: dict[str, str]
+    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)  # none: keys match externals
+    forwards: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def unit_surface(root: str | None, package: str, indexes: Iterable[FileIndex]) -> Surface:
+    """The external keys of the definitions of the Go module ``package`` (its module path, ``std``
+    for the standard library) whose files, relative to ``root``, have these indexes."""
+    context = LinkContext(Manifests(), DEFAULT_HOPS, (), root=root)
+    reader = GoLinker(indexes, GraphBuilder(), context, module=package)
+    externals: dict[str, str] = {}
+    for gofile in reader.files.values():
+        for info in gofile.defs.values():
+            key = reader.external_key(info)
+            if key:
+                externals[info.key] = key
+    return Surface(externals)
 
 
 def make_linker(indexes: Sequence[FileIndex], builder: GraphBuilder, context: LinkContext) -> GoLinker:

@@ -34,8 +34,9 @@ item's external key is its shortest public path (``public_paths``), as ``smallve
 an item of a private module the root gives on with ``pub use``. A project linked beside cargo units
 (``context.units``) reads the return type of a unit's public function or method through that path
 (``helper::make()`` of a renamed ``kit`` gives ``kit//Tool``, whose ``run`` is ``kit//Tool//run``);
-with units, a renamed crate's external node keeps its written key and has the unit's key as
-``external`` (``helper//serve`` -> ``kit//serve``), where its ``package`` edge goes.
+with units, a renamed crate's external node keeps its written key and a ``package`` edge goes on
+to the unit's key (``helper//serve`` -> ``kit//serve``), whose own ``package`` edge reaches the
+definition. ``unit_surface`` gives ``link/units.py`` the external keys of a unit's definitions.
 
 What stays unknown is an unresolved site: ``unknown-receiver`` (with ``name`` edges, low, to the
 project methods of that name when few), ``no-dependency-source`` (a method on what an external
@@ -56,12 +57,14 @@ from typing import Any, NamedTuple
 
 from projectgraph import keys
 from projectgraph.fileindex import Assignment, Call, FileIndex, Import, Reference
-from projectgraph.graph import Site, Unresolved
+from projectgraph.graph import NO_SITE, Site, Unresolved
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value, module_node, node_for
+from projectgraph.manifests import Manifests
 
 LANGUAGE = "rust"
 MAX_NAME_CANDIDATES = 8
 MAX_CHA = 64
+DEFAULT_HOPS = 10
 _STD_CRATES = {"std": "std", "core": "std", "alloc": "std"}
 _TYPE_KINDS = frozenset(("struct", "enum", "union", "trait", "type"))
 _VALUE_KINDS = frozenset(("function", "method", "macro", "struct"))
@@ -480,10 +483,12 @@ class RustLinker:
                     and (key == written or key.startswith(written + keys.SEP))
                 ):
                     real_key = real + key[len(written) :]
-                    node = node._replace(doc=f"crate {real} (Cargo.toml renames it {written}): {real_key}")
-                    if self.units.active:  # the key a unit's definition has: its package edge goes there
-                        node = node._replace(external=real_key)
-                    self.builder.nodes[key] = node
+                    self.builder.nodes[key] = node._replace(
+                        doc=f"crate {real} (Cargo.toml renames it {written}): {real_key}"
+                    )
+                    if self.units.active:  # on to the key the unit's definition has, and its package edge
+                        target = self.builder.external(real_key, LANGUAGE)
+                        self.builder.edge(key, target, "calls", "package", NO_SITE)
         # the public items of a lib crate stand for the key another crate writes for them
         for key, external in sorted(self.public_paths().items()):
             public = self.builder.nodes.get(key)
@@ -1765,6 +1770,25 @@ def _dependency_tables(data: dict[str, Any]) -> list[dict[str, Any]]:
     if isinstance(workspace, dict) and isinstance(workspace.get("dependencies"), dict):
         tables.append(workspace["dependencies"])
     return tables
+
+
+SURFACE_ECOSYSTEMS = ("cargo",)  # link/units.py takes the external keys of cargo units from unit_surface
+
+
+@dataclass(frozen=True)
+class Surface:
+    """The external key of each public definition of a unit (keys before the unit prefix)."""
+
+    externals: dict[str, str]
+    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)  # none: keys match externals
+    forwards: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def unit_surface(root: str | None, package: str, indexes: Iterable[FileIndex]) -> Surface:
+    """The shortest public path of each public item of the crate whose Cargo.toml is in ``root``
+    (``smallvec//SmallVec``, ``kit//serve`` for an item of a private module given on by ``pub use``)."""
+    context = LinkContext(Manifests(), DEFAULT_HOPS, (), root=root)
+    return Surface(RustLinker(indexes, GraphBuilder(), context).public_paths())
 
 
 def make_linker(indexes: Sequence[FileIndex], builder: GraphBuilder, context: LinkContext) -> RustLinker:
