@@ -12,6 +12,7 @@ import pytest
 from conftest import write_tree
 from projectgraph.indexer import IndexOptions, run_index
 from projectgraph.link.javascript_surface import unit_surface
+from projectgraph.pipeline import build_graph
 from projectgraph.units import DepsConfig, DepsError, discover_units, parse_deps
 from projectgraph.units.npm import package_files
 
@@ -200,3 +201,22 @@ def test_surface_of_an_instance_export(tmp_path: Path) -> None:
     )
     table = surface_of(root, "mime")
     assert table["mime//lookup"] == ("mime.js//Mime//lookup",)
+
+
+def test_commonjs_calls_through_the_module_s_own_exports(tmp_path: Path) -> None:
+    # inside a unit (and a project) `exports.x()` / `module.exports.x()` call the module's own x;
+    # read as the external keys exports//x and module//exports//x they named no package at all
+    root = write_tree(
+        tmp_path / "p",
+        {
+            "lib.js": (
+                "exports.helper = function helper() {}\n"
+                "module.exports.other = function other() {}\n"
+                "exports.run = function run() { exports.helper(); module.exports.other() }\n"
+            ),
+        },
+    )
+    graph = build_graph(root, IndexOptions(workers=1)).graph
+    callees = {e.callee for e in graph.out_edges.get("lib.js//run", ())}
+    assert callees == {"lib.js//helper", "lib.js//other"}
+    assert not any(n.key.startswith(("exports", "module")) for n in graph.nodes)

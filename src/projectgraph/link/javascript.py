@@ -131,6 +131,10 @@ BUILTIN_METHODS = frozenset(
 )
 
 
+# the names of a CommonJS module's own exports object, when no local binding shadows them
+_OWN_EXPORTS = {"exports": [], "module": ["exports"]}
+
+
 def external_module_key(spec: str) -> str:
     spec = spec.removeprefix("node:")
     return keys.external(spec, "javascript")
@@ -1044,7 +1048,11 @@ class JavaScriptLinker:
         if head == "this":
             value = self._this(jsfile, scope)
         else:
-            value, _how = self._lookup(jsfile, scope, head, line)
+            value, how = self._lookup(jsfile, scope, head, line)
+            if how == "global" and not call and _OWN_EXPORTS.get(head) == parts[1 : 1 + (head == "module")]:
+                # CommonJS `exports.x` / `module.exports.x`: the module's own export x
+                value = Value("module", jsfile.path)
+                parts = parts[1:] if head == "module" else parts
         if call:
             value = self._result_of(value)
         for part in parts[1:]:
