@@ -35,7 +35,8 @@ ECOSYSTEMS = ("cargo",)
 LANGUAGES = ("rust",)
 DEBIAN_REGISTRY = Path("/usr/share/cargo/registry")
 _NOT_PROJECT = frozenset(("vendor", "target", "node_modules"))
-_NOT_LIB = frozenset(("bin", "tests", "benches", "examples", "target"))  # folders of other targets
+# folders of the other targets (binaries, tests, benches, examples) and of build output
+_NOT_LIB = frozenset(("src/bin", "bin", "tests", "benches", "examples", "target"))
 
 
 @dataclass(frozen=True)
@@ -263,8 +264,8 @@ def lib_files(root: Path) -> tuple[str, ...]:
     files: list[str] = []
     for where, names, filenames in os.walk(start):
         relative = Path(where).relative_to(root).as_posix()
-        top = relative == (folder or ".")
-        names[:] = sorted(n for n in names if not n.startswith(".") and not (top and n in _NOT_LIB))
+        prefix = "" if relative == "." else relative + "/"
+        names[:] = sorted(n for n in names if not n.startswith(".") and prefix + n not in _NOT_LIB)
         for filename in filenames:
             if filename.endswith(".rs") and (folder or relative != "." or filename != "build.rs"):
                 files.append(filename if relative == "." else f"{relative}/{filename}")
