@@ -84,11 +84,19 @@ class Project:
         return Refresh(done.index, done.graph)
 
     def sync(
-        self, options: IndexOptions | None = None, progress: Progress | None = None, *, full: bool = False
+        self,
+        options: IndexOptions | None = None,
+        progress: Progress | None = None,
+        *,
+        full: bool = False,
+        incremental: bool | None = None,
     ) -> SyncResult:
-        """Bring the stored graph up to date with the working tree (one writer at a time)."""
+        """Bring the stored graph up to date with the working tree (one writer at a time).
+
+        ``incremental``: when to keep a tracked link and relink from it (``sync.relink``); by
+        default from this project's second sync that links."""
         with WriterLock(self.folder):
-            return reconcile(self.root, self.store, options, progress, full=full)
+            return reconcile(self.root, self.store, options, progress, full=full, incremental=incremental)
 
     # ---- reading --------------------------------------------------------------------------
     def is_stale(self) -> bool:

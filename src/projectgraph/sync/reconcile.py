@@ -40,8 +40,8 @@ from projectgraph.indexer import FileStatus, IndexOptions, IndexResult, Progress
 from projectgraph.languages import LanguageSpec, all_languages
 from projectgraph.languages.base import grammar_version
 from projectgraph.link import _file_entries
-from projectgraph.pipeline import link_indexed
 from projectgraph.store import sqlite as sql
+from projectgraph.sync import relink
 from projectgraph.sync.controls import ControlFile, control_files
 
 RACY_NS = 2_000_000_000
@@ -69,6 +69,8 @@ class SyncResult:
     graph: Graph | None  # the new graph when relinked
     written: dict[str, int] = field(default_factory=dict)  # rows written per table
     seconds: dict[str, float] = field(default_factory=dict)  # discover, index, link, write, total
+    link: str = ""  # how it linked: "full", "tracked" (in full, state kept), "incremental" (sync.relink)
+    relinked_units: int = 0  # units of the Python link an incremental link ran again
 
     @property
     def files_changed(self) -> int:
@@ -85,6 +87,8 @@ class SyncResult:
             "read": self.read,
             "parsed": self.parsed,
             "relinked": self.relinked,
+            "link": self.link,
+            "relinked_units": self.relinked_units,
             "written": self.written,
             "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
             "error": self.index.error,
@@ -124,11 +128,13 @@ def reconcile(
     *,
     full: bool = False,
     always_link: bool = False,
+    incremental: bool | None = None,
 ) -> SyncResult:
     """Sync the stored graph of the project under ``root`` (the caller holds the writer lock).
 
     ``full`` reads every file (no stamp shortcut): the full reconcile of a watcher that may have
     missed events, and of ``index``; ``always_link`` links and writes even when nothing changed.
+    ``incremental`` says when to keep a tracked link in memory and relink from it (``sync.relink``).
     """
     clock = time.perf_counter()
     started = time.time()
@@ -242,13 +248,18 @@ def reconcile(
     parsed = sum(1 for s in part.statuses if s.status in ("indexed", "truncated"))
     written: dict[str, int] = {}
     graph: Graph | None = None
+    how, units = "", 0
     if current and not always_link:
         mark = time.perf_counter()
         written = sql.write_stamps(connection, stamps, _control_rows(controls), stamp_time)
         seconds["write"] = time.perf_counter() - mark
+        if incremental:
+            relink.prime(base, config, indexed, store)
     else:
         mark = time.perf_counter()
-        graph = link_indexed(base, config, indexed)
+        graph, how, kept, units = relink.link(
+            base, config, indexed, store, entries, incremental, bool(changed_controls)
+        )
         seconds["link"] = time.perf_counter() - mark
         mark = time.perf_counter()
         written = sql.write_graph(
@@ -260,6 +271,7 @@ def reconcile(
             stamped_at=stamp_time,
         )
         seconds["write"] = time.perf_counter() - mark
+        relink.keep(store, kept)
     seconds["total"] = time.perf_counter() - clock
     return SyncResult(
         added=added,
@@ -273,6 +285,8 @@ def reconcile(
         graph=graph,
         written=written,
         seconds=seconds,
+        link=how,
+        relinked_units=units,
     )
 
 

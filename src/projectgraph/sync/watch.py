@@ -270,7 +270,7 @@ class Watcher:
         for _attempt in range(BUSY_RETRIES):
             try:
                 with WriterLock(self.folder):
-                    result = reconcile(self.root, store, self.options, full=full)
+                    result = reconcile(self.root, store, self.options, full=full, incremental=True)
             except WriterBusyError as busy:  # another writer (an index, a sync): wait for it a while
                 error = str(busy)
                 if self.stop_event.wait(BUSY_WAIT):

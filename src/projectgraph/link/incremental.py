@@ -1,0 +1,982 @@
+"""Incremental link: after an edit to a few Python files, re-link only what read what changed.
+
+The Python link is not file-local (a name resolves through other files, class hierarchies and name
+candidates are global, parameter bindings flow from call sites elsewhere), so a process that syncs
+again (a watcher, a server, a ``Project`` kept open) links once with ``build_tracked`` and keeps a
+``LinkState``: the Python linker, whose every memoized answer and every *unit* of work records the
+**keys** it read (``TracedPythonLinker``), and each unit's output. A unit is one file's share of a
+pass: its decorators (``D``), the functions passed as arguments (``A``), classmethod receivers
+(``C``) — the passes that bind parameters, each file in path order — then its calls, references,
+imports and classes (``L``) and its decorator edges (``E``).
+
+A key names one thing a file holds that another computation can read, with the records it stands
+for (``surface``): ``("n", path, scope, name)`` the bindings of a name in a scope (definitions,
+parameters, imports, assignments, a class body's assignments by their class), ``("sa", path, attr)``
+the ``self.attr = ...`` assignments, ``("c", path, qualname)`` a class's members, ``("e", path)``
+``__all__``, ``("*", path)`` star imports, ``("cl", path, scope, line)`` / ``("cs", path, scope)``
+which class body holds a line; global ones: ``("bn", name)`` the methods of a name (name
+candidates), ``("sub", cls)`` a class's direct subclasses, ``("b", key)`` / ``("d", key)`` what a
+parameter receives and what a decorated name runs.
+
+``LinkState.relink`` compares the changed files' keys before and after, drops the memoized answers
+that read a changed key, re-runs the units that did (and the changed files' own), and puts the graph
+together from the units' outputs exactly as ``link.build`` would (one edge per caller, callee and
+site, the first of equals in the full link's order). It gives up — the caller links in full — when
+it cannot be sure: a file added or removed, another language changed, a parameter-binding pass
+(``D``, ``A``, ``C``) whose input or reads changed (those passes read the bindings while they grow,
+so they are only exact in their full-link order), other classmethod names, a truncation.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from bisect import bisect_left, insort
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from projectgraph import keys as keys_module
+from projectgraph.fileindex import FileIndex
+from projectgraph.gcpause import paused_gc
+from projectgraph.graph import VERSION, Dynamic, Edge, FileEntry, Graph, Node, Unresolved, strongest
+from projectgraph.link import (
+    _INCOMPLETE,
+    DEFAULT_MAX_EDGES,
+    DEFAULT_MAX_EXPORT_HOPS,
+    LinkOptions,
+    _file_entries,
+    _linker_factories,
+)
+from projectgraph.link import python as py
+from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value, module_node, node_for
+from projectgraph.manifests import EntryPoint, Manifests, read_manifests
+from projectgraph.roots import find
+
+Key = tuple[Any, ...]
+Unit = tuple[str, str]  # (pass, path)
+_PHASES = ("D", "A", "C")
+_UNIT_ORDER = {"D": 0, "A": 1, "C": 2, "L": 3, "E": 4}
+
+
+class _Collector(GraphBuilder):
+    """A builder for one unit's output; it also keeps the external keys the unit asked for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: set[str] = set()
+
+    def external(self, key: str, language: str) -> str:
+        self.asked.add(key)
+        return key
+
+
+@dataclass
+class _Output:
+    edges: list[Edge] = field(default_factory=list)
+    unresolved: list[Unresolved] = field(default_factory=list)
+    dynamic: list[Dynamic] = field(default_factory=list)
+    externals: set[str] = field(default_factory=set)
+
+
+class TracedPythonLinker(py.PythonLinker):
+    """The Python linker, recording the keys each memoized answer and each unit read."""
+
+    def __init__(
+        self, indexes: Iterable[FileIndex], builder: GraphBuilder, roots: list[str], hops: int
+    ) -> None:
+        self._frame: set[Key] = set()
+        self._deps: dict[Any, set[Key]] = {}  # (cache, slot) -> keys its answer read
+        self._structure_keys: dict[tuple[str, str], tuple[Key, ...]] = {}
+        self.import_roots = roots
+        self.unit_deps: dict[Unit, set[Key]] = {}
+        self.outputs: dict[Unit, _Output] = {}
+        super().__init__(indexes, builder, roots, hops)
+
+    # ---- units --------------------------------------------------------------------------
+    def _run_unit(self, unit: Unit, work: Callable[[], None]) -> None:
+        collector = _Collector()
+        self.builder = collector
+        saved, self._frame = self._frame, set()
+        try:
+            work()
+        finally:
+            self.unit_deps[unit] = self._frame
+            self._frame = saved
+        self.outputs[unit] = _Output(
+            collector.edges, collector.unresolved, collector.dynamic, collector.asked
+        )
+
+    def _link(self) -> None:
+        shared = self.builder
+        for path, pyfile in self.files.items():
+            shared.node(module_node(path, py._LANGUAGE, 0))
+            for info in pyfile.defs.values():
+                shared.node(node_for(info))
+        try:
+            for pyfile in self.files.values():
+                self._run_unit(("D", pyfile.path), lambda f=pyfile: self._decorations_of(f))  # type: ignore[misc]
+            for pyfile in self.files.values():
+                self._run_unit(("A", pyfile.path), lambda f=pyfile: self._arguments_of_file(f))  # type: ignore[misc]
+            names = self.classmethod_names = self._classmethod_names()
+            for pyfile in self.files.values():
+                self._run_unit(("C", pyfile.path), lambda f=pyfile: self._classmethod_receivers_of(f, names))  # type: ignore[misc]
+            self.__dict__.pop("_attr_values", None)
+            self._drop_deps("attr")
+            self._bindings_complete()
+            for pyfile in self.files.values():
+                self._run_unit(("L", pyfile.path), lambda f=pyfile: self._link_file(f))  # type: ignore[misc]
+            for pyfile in self.files.values():
+                self._run_unit(("E", pyfile.path), lambda f=pyfile: self._decorator_edges_of(f))  # type: ignore[misc]
+        finally:
+            self.builder = shared
+        self._release()
+
+    def _decorations_of(self, pyfile: py._File) -> None:
+        for info in pyfile.defs.values():
+            if info.definition.decorators:
+                self._decorate(pyfile, info)
+
+    def _arguments_of_file(self, pyfile: py._File) -> None:
+        for call, refs in self._arguments_of(pyfile):
+            self._bind_arguments(pyfile, call, refs)
+
+    def _release(self) -> None:
+        super()._release()
+        for name in ("memo", "member", "subs", "mplan", "cons", "mtable", "subtab", "mkeys"):
+            self._drop_deps(name)
+
+    def _forget_values(self) -> None:
+        super()._forget_values()
+        if hasattr(self, "_deps"):
+            self._drop_deps("memo")
+
+    def _drop_deps(self, cache: str) -> None:
+        for slot in [s for s in self._deps if s[0] == cache]:
+            del self._deps[slot]
+
+    # ---- recording ----------------------------------------------------------------------
+    def _cached(self, cache: str, table: Any, slot: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()`` (a method that answers from ``table`` when ``slot`` is in it), with the
+        keys its answer read: recorded on a miss, added to the reader's on a hit."""
+        if slot in table:
+            known = self._deps.get((cache, slot))
+            if known:
+                self._frame |= known
+            return compute()
+        saved, self._frame = self._frame, set()
+        try:
+            return compute()
+        finally:
+            read = self._frame
+            self._frame = saved
+            saved |= read
+            self._deps[(cache, slot)] = read
+
+    def _structure(self, path: str, qualname: str) -> tuple[Key, ...]:
+        """The keys of the definitions along a qualified name (what a scope chain reads)."""
+        found = self._structure_keys.get((path, qualname))
+        if found is None:
+            parts = qualname.split(".") if qualname else []
+            found = tuple(("n", path, ".".join(parts[:i]), parts[i]) for i in range(len(parts)))
+            self._structure_keys[(path, qualname)] = found
+        return found
+
+    def _def_read(self, key: str) -> None:
+        info = self.defs.get(key)
+        if info is None:  # (a key of no definition: the one that would have it)
+            path, _, rest = key.partition("//")
+            self._frame.update(self._structure(path, rest.replace("//", ".")))
+        else:
+            self._frame.update(self._structure(info.path, info.qualname))
+
+    def _use(self, pyfile: py._File, scope: str, name: str, line: int | None) -> None:
+        frame = self._frame
+        path = pyfile.path
+        for current in pyfile.chains.get(scope) or self._scopes(pyfile, scope):
+            frame.add(("n", path, current, name))
+        if scope:
+            frame.update(self._structure(path, scope))
+        if pyfile.stars:
+            frame.add(("*", path))
+        if line is not None:
+            if scope in pyfile.class_scopes:
+                frame.add(("cl", path, scope, line))
+                body = pyfile.class_lines.get((scope, line))
+                if body is not None:
+                    frame.add(("n", path, body, name))
+                    frame.update(self._structure(path, body))
+            else:
+                frame.add(("cs", path, scope))
+
+    def _lookup(self, pyfile: py._File, scope: str, name: str, line: int) -> tuple[Value | None, str]:
+        self._use(pyfile, scope, name, line)
+        return super()._lookup(pyfile, scope, name, line)
+
+    def _lookup_at(self, pyfile: py._File, scope: str, name: str, line: int) -> tuple[Value | None, str]:
+        self._use(pyfile, scope, name, line)
+        return super()._lookup_at(pyfile, scope, name, line)
+
+    def _lookup_in(
+        self, pyfile: py._File, scope: str, name: str, line: int | None
+    ) -> tuple[Value | None, str]:
+        self._frame.add(("n", pyfile.path, scope, name))
+        if pyfile.stars:
+            self._frame.add(("*", pyfile.path))
+        return super()._lookup_in(pyfile, scope, name, line)
+
+    def _resolve_dotted(self, pyfile: py._File, scope: str, text: str, line: int) -> Value | None:
+        head = text.partition(".")[0].removesuffix("()")
+        self._use(pyfile, scope, head, line)
+        return super()._resolve_dotted(pyfile, scope, text, line)
+
+    def _exported(self, pyfile: py._File) -> frozenset[str]:
+        self._frame.add(("e", pyfile.path))
+        return super()._exported(pyfile)
+
+    def _enclosing_class(self, pyfile: py._File, scope: str) -> str | None:
+        self._frame.update(self._structure(pyfile.path, scope))
+        return super()._enclosing_class(pyfile, scope)
+
+    def _returns(self, info: DefInfo) -> Value | None:
+        self._def_read(info.key)
+        return super()._returns(info)
+
+    def _fact_value(self, info: DefInfo, fact: str) -> Value | None:
+        self._def_read(info.key)
+        return super()._fact_value(info, fact)
+
+    def _compute_attribute(self, value: Value, name: str) -> Value | None:
+        if value.kind in ("def", "inst"):
+            self._def_read(value.key)
+        return super()._compute_attribute(value, name)
+
+    def _compute_result(self, value: Value) -> Value | None:
+        if value.kind in ("def", "inst"):
+            self._def_read(value.key)
+        return super()._compute_result(value)
+
+    def _type_value(self, pyfile: py._File, scope: str, type_name: str, line: int) -> Value | None:
+        found = super()._type_value(pyfile, scope, type_name, line)
+        if found is not None and found.kind == "inst":
+            self._def_read(found.key)
+        return found
+
+    def _abstract(self, method: DefInfo) -> bool:
+        self._def_read(method.key)
+        return super()._abstract(method)
+
+    def _param_value(self, pyfile: py._File, scope: str, step: tuple[Any, ...]) -> tuple[Value | None, str]:
+        if step[1] == "bound":
+            self._frame.add(("b", step[2]))
+        return super()._param_value(pyfile, scope, step)
+
+    def _bound_values(self, key: str) -> list[Value]:
+        frame = self._frame
+        frame.add(("b", key))
+        seen = {key}
+        stack = [key]
+        while stack:
+            for value in self._bindings.get(stack.pop(), ()):
+                if value.kind == "param" and value.key not in seen:
+                    seen.add(value.key)
+                    frame.add(("b", value.key))
+                    stack.append(value.key)
+        return super()._bound_values(key)
+
+    def _call_value(
+        self, caller: str, site: Any, value: Value, kind: str, call: Any, decorated: bool = True
+    ) -> None:
+        if value.kind == "def":
+            self._def_read(value.key)
+            if decorated:
+                self._frame.add(("d", value.key))
+        elif value.kind == "param":
+            self._frame.add(("b", value.key))
+        super()._call_value(caller, site, value, kind, call, decorated)
+
+    def _bind_arguments(self, pyfile: py._File, call: Any, refs: list[Any]) -> None:
+        self._frame.add(("d", "*"))  # it reads the decorated names (a pass of its own: see relink)
+        super()._bind_arguments(pyfile, call, refs)
+
+    def _unknown_receiver(self, caller: str, site: Any, call: Any) -> None:
+        self._frame.add(("bn", call.name))
+        super()._unknown_receiver(caller, site, call)
+
+    def _memo(self, table: dict[Any, Any], key: Any, compute: Callable[..., Any], *args: Any) -> Any:
+        slot = ("memo", id(table), key)
+        ran = False
+
+        def run(*given: Any) -> Any:
+            nonlocal ran
+            ran = True
+            saved, self._frame = self._frame, set()
+            try:
+                return compute(*given)
+            finally:
+                read = self._frame
+                self._frame = saved
+                saved |= read
+                known = self._deps.get(slot)
+                self._deps[slot] = read if known is None else known | read
+
+        value = super()._memo(table, key, run, *args)
+        if not ran:
+            known = self._deps.get(slot)
+            if known:
+                self._frame |= known
+        return value
+
+    def _bases(self, cls: str) -> list[Value]:
+        def compute() -> list[Value]:
+            self._def_read(cls)
+            return super(TracedPythonLinker, self)._bases(cls)
+
+        return self._cached("bases", self._bases_cache, cls, compute)  # type: ignore[no-any-return]
+
+    def _mro(self, cls: str) -> list[str]:
+        return self._cached("mro", self._mro_cache, cls, lambda: super(TracedPythonLinker, self)._mro(cls))  # type: ignore[no-any-return]
+
+    def _all_subclasses(self, cls: str) -> list[str]:
+        def compute() -> list[str]:
+            found = super(TracedPythonLinker, self)._all_subclasses(cls)
+            self._frame.add(("sub", cls))
+            self._frame.update(("sub", sub) for sub in found)
+            return found
+
+        return self._cached("subs", self._subclass_cache, cls, compute)  # type: ignore[no-any-return]
+
+    def _owners_read(self, cls: str, name: str | None, start: int = 0) -> None:
+        """The keys a walk along the MRO of ``cls`` reads, for ``name`` (None: the classes only)."""
+        frame = self._frame
+        for owner in self._mro(cls)[start:]:
+            info = self.defs.get(owner)
+            if info is None:
+                continue
+            frame.update(self._structure(info.path, info.qualname))
+            if name is not None:
+                frame.add(("n", info.path, info.qualname, name))
+
+    def _class_member(self, cls: str, name: str, start: int = 0) -> DefInfo | None:
+        def compute() -> DefInfo | None:
+            self._owners_read(cls, name, start)
+            return super(TracedPythonLinker, self)._class_member(cls, name, start)
+
+        return self._cached("member", self._member_cache, (cls, name, start), compute)  # type: ignore[no-any-return]
+
+    def _member_table(self, cls: str) -> Any:
+        def compute() -> Any:
+            info = self.defs.get(cls)
+            if info is not None:
+                self._def_read(cls)
+                self._frame.add(("c", info.path, info.qualname))
+            return super(TracedPythonLinker, self)._member_table(cls)
+
+        return self._cached("mtable", self._member_tables, cls, compute)
+
+    def _class_attr_value(self, cls: str, name: str) -> Value | None:
+        def compute() -> Value | None:
+            frame = self._frame
+            for owner in self._mro(cls):
+                info = self.defs.get(owner)
+                if info is not None:
+                    frame.update(self._structure(info.path, info.qualname))
+                    frame.add(("sa", info.path, name))
+            return super(TracedPythonLinker, self)._class_attr_value(cls, name)
+
+        slot = (cls, name)
+        if self._attr_values.get(slot) is py._PENDING:
+            return super()._class_attr_value(cls, name)
+        return self._cached("attr", self._attr_values, slot, compute)  # type: ignore[no-any-return]
+
+    def _compute_class_body_value(self, cls: str, name: str) -> Value | None:
+        self._owners_read(cls, name)
+        return super()._compute_class_body_value(cls, name)
+
+    def _compute_external_bases(self, cls: str) -> list[str]:
+        self._owners_read(cls, None)
+        return super()._compute_external_bases(cls)
+
+    def _generated_init(self, cls: str) -> bool:
+        def compute() -> bool:
+            self._owners_read(cls, None)
+            return super(TracedPythonLinker, self)._generated_init(cls)
+
+        return self._cached("init", self._generated_inits, cls, compute)  # type: ignore[no-any-return]
+
+    def _construction(self, caller: str, site: Any, cls: str, kind: str) -> None:
+        # the targets are memoized per class by the call itself: record them as a cached answer
+        targets = self._cached(
+            "cons",
+            self._constructions,
+            cls,
+            lambda: self._constructions.get(cls) or self._construction_targets(cls),
+        )
+        self._constructions[cls] = targets
+        super()._construction(caller, site, cls, kind)
+
+    def _method_call(self, caller: str, site: Any, cls: str, call: Any) -> None:
+        slot = (cls, call.name)
+        plan = self._cached(
+            "mplan",
+            self._method_plans,
+            slot,
+            lambda: self._method_plans.get(slot) or self._method_plan(cls, call.name),
+        )
+        self._method_plans[slot] = plan
+        super()._method_call(caller, site, cls, call)
+
+    def _subclass_tables(self, cls: str) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        def compute() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+            for sub in self._all_subclasses(cls):
+                info = self.defs[sub]
+                self._def_read(sub)
+                self._frame.add(("c", info.path, info.qualname))
+            return super(TracedPythonLinker, self)._subclass_tables(cls)
+
+        return self._cached("subtab", self._subclass_table_cache, cls, compute)  # type: ignore[no-any-return]
+
+    def _member_keys(self, info: DefInfo) -> list[tuple[str, str]]:
+        def compute() -> list[tuple[str, str]]:
+            self._frame.add(("c", info.path, info.qualname))
+            return super(TracedPythonLinker, self)._member_keys(info)
+
+        return self._cached("mkeys", self._member_key_cache, info.key, compute)  # type: ignore[no-any-return]
+
+    # ---- what a file holds that others read -----------------------------------------------
+    def new_file(self, index: FileIndex) -> py._File | None:
+        """A ``_File`` for an index, as ``__init__`` makes one (None: not a Python module)."""
+        roots = sorted({r.strip("/") for r in self.import_roots}, key=lambda r: (-len(r), r))
+        names = py._module_names(index.path, roots)
+        if not names:
+            return None
+        is_package = index.path.endswith(("/__init__.py", "/__init__.pyi")) or index.path in (
+            "__init__.py",
+            "__init__.pyi",
+        )
+        pyfile = py._File(index, names[0], is_package)
+        for d in index.definitions:
+            info = DefInfo(keys_module.first_party(index.path, d.qualname), index.path, d, py._LANGUAGE)
+            pyfile.defs.setdefault(d.qualname, info)
+        bodies = pyfile.class_lines = py._class_bodies(pyfile)
+        pyfile.class_scopes = frozenset(scope for scope, _line in bodies)
+        for a in index.assignments:
+            owner = py._class_body_of(bodies, a)
+            if owner is not None:
+                pyfile.class_attrs.setdefault((owner, a.target), []).append(a)
+            else:
+                pyfile.assigns.setdefault((a.scope, a.target), []).append(a)
+        for imp in index.imports:
+            if imp.star:
+                pyfile.stars.setdefault(imp.scope, []).append(imp)
+            elif imp.bound is not None:
+                pyfile.imports.setdefault((imp.scope, imp.bound), []).append(imp)
+        return pyfile
+
+
+def surface(pyfile: py._File) -> dict[Key, Any]:
+    """What the keys of one file stand for (see the module docstring), from its records alone."""
+    path = pyfile.path
+    table: dict[Key, list[Any]] = {}
+    for qualname, info in pyfile.defs.items():
+        d = info.definition
+        parent, _, name = qualname.rpartition(".")
+        table.setdefault(("n", path, parent, name), []).append(d)
+        table.setdefault(("c", path, parent), []).append(d)
+        for param in d.params:
+            table.setdefault(("n", path, qualname, param.name), []).append(d)
+        owner = pyfile.defs.get(parent)
+        if info.is_callable and parent and owner is not None and owner.is_class:
+            table.setdefault(("bn", name), []).append(info.key)
+    for (scope, bound), imports in pyfile.imports.items():
+        table.setdefault(("n", path, scope, bound), []).extend(imports)
+    for stars in pyfile.stars.values():
+        table.setdefault(("*", path), []).extend(stars)
+    for (scope, target), assigns in pyfile.assigns.items():
+        if "." not in target:
+            table.setdefault(("n", path, scope, target), []).extend(assigns)
+        elif target.startswith("self.") and target.count(".") == 1:
+            table.setdefault(("sa", path, target[5:]), []).extend(assigns)
+    for (owner_name, target), assigns in pyfile.class_attrs.items():
+        table.setdefault(("n", path, owner_name, target), []).extend(assigns)
+        table.setdefault(("c", path, owner_name), []).append(("attr", target))
+    found: dict[Key, Any] = {k: tuple(v) for k, v in table.items()}
+    found[("e", path)] = tuple(pyfile.index.exports)
+    for (scope, line), cls in pyfile.class_lines.items():
+        found[("cl", path, scope, line)] = cls
+    for scope in pyfile.class_scopes:
+        found[("cs", path, scope)] = True
+    return found
+
+
+def changed_keys(old: dict[Key, Any], new: dict[Key, Any]) -> set[Key]:
+    return {k for k in old.keys() | new.keys() if old.get(k) != new.get(k)}
+
+
+def _global(key: Key) -> bool:
+    return key[0] in ("bn", "sub")
+
+
+# ---- the state a tracked link leaves ------------------------------------------------------
+@dataclass
+class _Others:
+    """What the linkers other than Python's gave (they do not change while only Python files do)."""
+
+    position: int  # where the Python linker runs among the linkers
+    nodes_before: list[Node]  # node() and external() calls of the linkers before Python's, in order
+    nodes_after: list[Node]
+    edges_before: list[Edge]
+    edges_after: list[Edge]
+    unresolved: list[Unresolved]
+    dynamic: list[Dynamic]
+    truncations: list[Any]
+    handled: frozenset[str]
+    linkers: list[Any]
+
+
+class _LoggingBuilder(GraphBuilder):
+    """The shared builder of a tracked link: it logs the nodes each linker asks for, in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list[Node] = []
+
+    def node(self, node: Node) -> None:
+        self.log.append(node)
+        super().node(node)
+
+    def external(self, key: str, language: str) -> str:
+        self.log.append(
+            Node(
+                key=key, kind="external", language=language, external=key, name=keys_module.last_segment(key)
+            )
+        )
+        return super().external(key, language)
+
+
+class LinkState:
+    """A tracked link of a project, ready to be brought up to date by ``relink``."""
+
+    def __init__(
+        self,
+        options: LinkOptions,
+        manifests: Manifests,
+        context: LinkContext,
+        indexes: dict[str, FileIndex],
+        linker: TracedPythonLinker,
+        others: _Others,
+    ) -> None:
+        self.options = options
+        self.manifests = manifests
+        self.context = context
+        self.indexes = indexes
+        self.linker = linker
+        self.others = others
+        self.surfaces: dict[str, dict[Key, Any]] = {p: surface(f) for p, f in linker.files.items()}
+        self.inputs: dict[Unit, Any] = {}
+        for pyfile in linker.files.values():
+            self.inputs.update(self._inputs(pyfile))
+        self.order: list[Unit] = sorted(linker.outputs, key=_unit_sort)
+        # edges by the path of their site: the units that made some, and the strongest per slot
+        self.by_site: dict[str, set[Unit]] = {}
+        self.unit_sites: dict[Unit, dict[str, list[Edge]]] = {}
+        for unit in self.order:
+            self._index_unit(unit)
+        self.final_by_site: dict[str, list[Edge]] = {}
+        self.externals: Counter[str] = Counter()
+        self.unresolved: Counter[Unresolved] = Counter()
+        self.dynamic: Counter[Dynamic] = Counter()
+        for output in linker.outputs.values():
+            self.externals.update(output.externals)
+            self.unresolved.update(set(output.unresolved))
+            self.dynamic.update(set(output.dynamic))
+        other_edges = [*others.edges_before, *others.edges_after]
+        self.other_sites: dict[str, list[Edge]] = {}
+        for edge in other_edges:
+            self.other_sites.setdefault(edge[4][0], []).append(edge)
+        for site in set(self.by_site) | set(self.other_sites):
+            self.final_by_site[site] = self._strongest_at(site)
+        self.edges: list[Edge] = sorted(e for edges in self.final_by_site.values() for e in edges)
+        self.unresolved_sorted: list[Unresolved] = sorted(set(others.unresolved) | set(self.unresolved))
+        self.dynamic_sorted: list[Dynamic] = sorted(set(others.dynamic) | set(self.dynamic))
+        self.graph: Graph | None = None
+        self.relinked_units = 0
+
+    # ---- pieces -------------------------------------------------------------------------
+    def _inputs(self, pyfile: py._File) -> dict[Unit, Any]:
+        """What the binding passes of a file iterate over, from its records (and the class method
+        names, for C)."""
+        linker = self.linker
+        path = pyfile.path
+        decorated = tuple(
+            (info.definition, tuple(linker._decorator_calls(pyfile, info.definition)))
+            for info in pyfile.defs.values()
+            if info.definition.decorators
+        )
+        arguments = tuple((call, tuple(refs)) for call, refs in linker._arguments_of(pyfile))
+        names = linker.classmethod_names
+        receivers = tuple(
+            call
+            for call in pyfile.index.calls
+            if call.name in names and call.receiver not in (None, "<expr>") and not call.super_call
+        )
+        return {("D", path): decorated, ("A", path): arguments, ("C", path): receivers}
+
+    def _index_unit(self, unit: Unit) -> None:
+        sites: dict[str, list[Edge]] = {}
+        for edge in self.linker.outputs[unit].edges:
+            sites.setdefault(edge[4][0], []).append(edge)
+        self.unit_sites[unit] = sites
+        for site in sites:
+            self.by_site.setdefault(site, set()).add(unit)
+
+    def _unindex_unit(self, unit: Unit) -> set[str]:
+        sites = self.unit_sites.pop(unit, {})
+        for site in sites:
+            units = self.by_site.get(site)
+            if units is not None:
+                units.discard(unit)
+                if not units:
+                    del self.by_site[site]
+        return set(sites)
+
+    def _strongest_at(self, site: str) -> list[Edge]:
+        """The edges of one site path, as ``strongest`` keeps them from the full link's order."""
+        ordered: list[Edge] = []
+        if self.others.edges_before:
+            ordered.extend(e for e in self.other_sites.get(site, ()) if e in self._before_set)
+        for unit in sorted(self.by_site.get(site, ()), key=_unit_sort):
+            ordered.extend(self.unit_sites[unit][site])
+        if self.others.edges_after:
+            ordered.extend(e for e in self.other_sites.get(site, ()) if e in self._after_set)
+        return strongest(ordered)
+
+    @property
+    def _before_set(self) -> set[Edge]:
+        found: set[Edge] | None = self.__dict__.get("_before_cache")
+        if found is None:
+            found = self.__dict__["_before_cache"] = set(self.others.edges_before)
+        return found
+
+    @property
+    def _after_set(self) -> set[Edge]:
+        found: set[Edge] | None = self.__dict__.get("_after_cache")
+        if found is None:
+            found = self.__dict__["_after_cache"] = set(self.others.edges_after)
+        return found
+
+    def graph_of(self, entries: tuple[FileEntry, ...]) -> Graph:
+        """The graph as ``link.build`` gives it, from the units' outputs."""
+        linker = self.linker
+        others = self.others
+        nodes: dict[str, Node] = {}
+        for node in others.nodes_before:
+            nodes.setdefault(node.key, node)
+        for path, pyfile in linker.files.items():
+            nodes.setdefault(path, module_node(path, py._LANGUAGE, 0))
+            for info in pyfile.defs.values():
+                nodes.setdefault(info.key, node_for(info))
+        for key in sorted(self.externals):
+            if key not in nodes:
+                nodes[key] = Node(
+                    key=key,
+                    kind="external",
+                    language=py._LANGUAGE,
+                    external=key,
+                    name=keys_module.last_segment(key),
+                )
+        for node in others.nodes_after:
+            nodes.setdefault(node.key, node)
+        for index in self.indexes.values():
+            if index.language not in others.handled:
+                nodes.setdefault(index.path, module_node(index.path, index.language))
+        for entry in entries:
+            if entry.status in ("failed", "missing"):
+                nodes.setdefault(entry.path, module_node(entry.path, entry.language))
+        ordered = [self.indexes[p] for p in sorted(self.indexes)]
+        root_set = find(
+            ordered,
+            self.manifests,
+            self._resolve_entry,
+            self.options.test_paths,
+            self.options.rules,
+            self._handler_refs,
+        )
+        edges = self.edges
+        max_edges = self.options.max_edges or DEFAULT_MAX_EDGES
+        if len(edges) > max_edges or others.truncations:
+            raise _GiveUp("truncated")
+        stats = {
+            "version": VERSION,
+            "files": len(entries),
+            "nodes": len(nodes),
+            "edges": len(edges),
+            "unresolved": len(self.unresolved_sorted),
+            "roots": len(root_set.roots),
+            "root_fallback": root_set.fallback,
+            "incomplete_files": sum(1 for e in entries if e.status in _INCOMPLETE),
+            "manifest_problems": list(self.manifests.problems),
+        }
+        return Graph(
+            nodes=tuple(sorted(nodes.values())),
+            edges=tuple(edges),
+            roots=root_set.roots,
+            unresolved=tuple(self.unresolved_sorted),
+            dynamic=tuple(self.dynamic_sorted),
+            truncations=(),
+            files=entries,
+            stats=stats,
+        )
+
+    def _resolve_entry(self, entry: EntryPoint) -> str | None:
+        for linker in self.others.linkers:
+            resolver = getattr(linker, "resolve_entry_point", None)
+            key: str | None = resolver(entry) if resolver is not None else None
+            if key is not None:
+                return key
+        base = posixpath.dirname(entry.manifest)
+        path = posixpath.normpath(posixpath.join(base, entry.target))
+        return path if path in self.indexes else None
+
+    def _handler_refs(self, index: FileIndex, methods: Sequence[str]) -> list[str]:
+        for linker in self.others.linkers:
+            if hasattr(linker, "handler_refs") and index.language in getattr(linker, "languages", ()):
+                found: list[str] = linker.handler_refs(index, methods)
+                return found
+        return []
+
+    # ---- the incremental link -------------------------------------------------------------
+    def relink(self, indexes: Sequence[FileIndex], entries: tuple[FileEntry, ...]) -> Graph | None:
+        """The graph of ``indexes`` (the same files as the state's, some of them changed), or None
+        when the change is not one this state can follow (then link in full)."""
+        try:
+            with paused_gc(keep=True):
+                return self._relink(indexes, entries)
+        except _GiveUp:
+            return None
+
+    def _relink(self, indexes: Sequence[FileIndex], entries: tuple[FileEntry, ...]) -> Graph:
+        linker = self.linker
+        new = {i.path: i for i in indexes}
+        if new.keys() != self.indexes.keys():
+            raise _GiveUp("files came or went")
+        changed = sorted(p for p, i in new.items() if i is not self.indexes[p] and i != self.indexes[p])
+        if any(new[p].language != py._LANGUAGE or p not in linker.files for p in changed):
+            raise _GiveUp("a file of another language changed")
+        # the changed keys, the new files in the linker's tables
+        dirty: set[Key] = set()
+        old_files = {p: linker.files[p] for p in changed}
+        for path in changed:
+            pyfile = linker.new_file(new[path])
+            if pyfile is None or pyfile.module != old_files[path].module:
+                raise _GiveUp("module names changed")
+            fresh = surface(pyfile)
+            dirty |= changed_keys(self.surfaces[path], fresh)
+            self.surfaces[path] = fresh
+            linker.files[path] = pyfile
+            for key in [k for k in linker._structure_keys if k[0] == path]:
+                del linker._structure_keys[key]
+        self.indexes = new
+        if changed:
+            self._rebuild_defs()
+        names = linker._classmethod_names()
+        if names != linker.classmethod_names:
+            raise _GiveUp("classmethod names changed")
+        # the binding passes: their inputs and reads must be the same, or the bindings may differ
+        for path in changed:
+            fresh_inputs = self._inputs(linker.files[path])
+            for unit, value in fresh_inputs.items():
+                if self.inputs.get(unit) != value:
+                    raise _GiveUp(f"{unit} input changed")
+            self.inputs.update(fresh_inputs)
+        # answers that read a changed key are forgotten; subclasses follow the new bases
+        self._invalidate(dirty, changed)
+        for unit in self.order:
+            if unit[0] in _PHASES and not dirty.isdisjoint(linker.unit_deps[unit]):
+                raise _GiveUp(f"{unit} read a changed key")
+        rerun = [
+            unit
+            for unit in self.order
+            if unit[0] in ("L", "E") and (unit[1] in changed or not dirty.isdisjoint(linker.unit_deps[unit]))
+        ]
+        touched: set[str] = set()
+        for unit in rerun:
+            old = linker.outputs[unit]
+            touched |= self._unindex_unit(unit)
+            self.externals.subtract(old.externals)
+            self.unresolved.subtract(set(old.unresolved))
+            self.dynamic.subtract(set(old.dynamic))
+            pyfile = linker.files[unit[1]]
+            if unit[0] == "L":
+                linker._run_unit(unit, lambda f=pyfile: linker._link_file(f))  # type: ignore[misc]
+            else:
+                linker._run_unit(unit, lambda f=pyfile: linker._decorator_edges_of(f))  # type: ignore[misc]
+            output = linker.outputs[unit]
+            self._index_unit(unit)
+            touched |= set(self.unit_sites[unit])
+            self.externals.update(output.externals)
+            self.unresolved.update(set(output.unresolved))
+            self.dynamic.update(set(output.dynamic))
+        self.externals = +self.externals
+        self._patch_edges(touched)
+        self.unresolved = +self.unresolved
+        self.dynamic = +self.dynamic
+        self.unresolved_sorted = sorted(set(self.others.unresolved) | set(self.unresolved))
+        self.dynamic_sorted = sorted(set(self.others.dynamic) | set(self.dynamic))
+        self.relinked_units = len(rerun)
+        return self.graph_of(entries)
+
+    def _rebuild_defs(self) -> None:
+        """``defs`` and the tables made from it, in the order ``PythonLinker.__init__`` makes them."""
+        linker = self.linker
+        defs: dict[str, DefInfo] = {}
+        for pyfile in linker.files.values():
+            for info in pyfile.defs.values():
+                defs.setdefault(info.key, info)
+        linker.defs = defs
+        linker.__dict__.pop("_by_name", None)
+        linker.__dict__.pop("_exports", None)
+
+    def _invalidate(self, dirty: set[Key], changed: Sequence[str]) -> None:
+        """Forget every memoized answer that read a key in ``dirty`` (which grows with the
+        subclass tables that change as bases are resolved again), and every one of a changed file."""
+        linker = self.linker
+        gone_files = set(changed)
+        tables: dict[str, Any] = {
+            "bases": linker._bases_cache,
+            "mro": linker._mro_cache,
+            "attr": linker.__dict__.get("_attr_values", {}),
+            "init": linker._generated_inits,
+            "member": linker._member_cache,
+            "subs": linker._subclass_cache,
+            "mtable": linker.__dict__.get("_member_tables", {}),
+            "cons": linker.__dict__.get("_constructions", {}),
+            "mplan": linker.__dict__.get("_method_plans", {}),
+            "subtab": linker.__dict__.get("_subclass_table_cache", {}),
+            "mkeys": linker.__dict__.get("_member_key_cache", {}),
+        }
+        subclasses_built = "_subclasses" in linker.__dict__
+        memos: dict[int, dict[Any, Any]] = {
+            id(table): table
+            for table in (linker._attr_memo, linker._result_memo, linker._body_memo, linker._ext_memo)
+        }
+        for pyfile in linker.files.values():
+            memos[id(pyfile.memo)] = pyfile.memo
+            memos[id(pyfile.lookups)] = pyfile.lookups
+        while True:
+            for slot, read in list(linker._deps.items()):
+                if dirty.isdisjoint(read):
+                    continue
+                del linker._deps[slot]
+                if slot[0] == "memo":
+                    memo = memos.get(slot[1])
+                    if memo is not None:
+                        memo.pop(slot[2], None)
+                    continue
+                tables[slot[0]].pop(slot[1], None)
+            # the memo tables of a changed file are gone with its old _File; so are its classes'
+            for cls in [c for c in linker._bases_cache if c.partition("//")[0] in gone_files]:
+                linker._bases_cache.pop(cls, None)
+            for cls in [c for c in linker._mro_cache if c.partition("//")[0] in gone_files]:
+                linker._mro_cache.pop(cls, None)
+            if not subclasses_built:
+                break
+            # the direct subclasses, from every class's bases (resolved again where forgotten)
+            before = linker._subclasses
+            linker.__dict__.pop("_subclasses", None)
+            after = linker._subclasses
+            grown = {("sub", b) for b in before.keys() | after.keys() if before.get(b) != after.get(b)}
+            grown -= dirty
+            if not grown:
+                break
+            dirty |= grown
+        linker._subclass_cache.clear()
+        linker._drop_deps("subs")
+        # a changed file's own memo tables went with its old _File; answers elsewhere that read it
+        # read a key of it, so they are gone above
+        for path in changed:
+            if "_self_assign_tables" in linker.__dict__:
+                linker._self_assign_tables.pop(path, None)
+            linker._call_tables.pop(path, None)
+            linker._end_tables.pop(path, None)
+            if "_exports" in linker.__dict__:
+                linker._exports.pop(path, None)
+
+    def _patch_edges(self, touched: set[str]) -> None:
+        edges = self.edges
+        removed: list[Edge] = []
+        added: list[Edge] = []
+        for site in touched:
+            old = self.final_by_site.get(site, [])
+            fresh = self._strongest_at(site)
+            if fresh:
+                self.final_by_site[site] = fresh
+            else:
+                self.final_by_site.pop(site, None)
+            old_set = set(old)
+            fresh_set = set(fresh)
+            removed.extend(e for e in old if e not in fresh_set)
+            added.extend(e for e in fresh if e not in old_set)
+        for edge in removed:
+            position = bisect_left(edges, edge)
+            if position < len(edges) and edges[position] == edge:
+                del edges[position]
+        for edge in added:
+            insort(edges, edge)
+
+
+class _GiveUp(Exception):
+    """The change is not one the state can follow: link in full."""
+
+
+def _unit_sort(unit: Unit) -> tuple[int, str]:
+    return (_UNIT_ORDER[unit[0]], unit[1])
+
+
+def build_tracked(indexes: Iterable[FileIndex], options: LinkOptions) -> tuple[Graph, LinkState]:
+    """``link.build``, with the Python linker traced: the graph and the state to relink it."""
+    if options.max_edges < 0 or options.max_export_hops < 0:
+        raise ValueError("max_edges and max_export_hops cannot be negative")
+    hops = options.max_export_hops or DEFAULT_MAX_EXPORT_HOPS
+    ordered = sorted(indexes, key=lambda i: i.path)
+    paths = tuple(i.path for i in ordered) + tuple(getattr(f, "path", "") for f in options.files)
+    manifests = options.manifests or read_manifests(options.root, paths)
+    builder = _LoggingBuilder()
+    context = LinkContext(manifests, hops, tuple(options.test_paths), tuple(options.sys_path), options.root)
+    linkers: list[Any] = []
+    python: TracedPythonLinker | None = None
+    position = 0
+    marks: list[tuple[int, int, int, int, int]] = []
+    for make in _linker_factories():
+        if make.__module__ == py.__name__:
+            roots = [*manifests.python_roots, *context.sys_path]
+            python = TracedPythonLinker(ordered, builder, roots, hops)
+            position = len(linkers)
+            linkers.append(python)
+        else:
+            linkers.append(make(ordered, builder, context))
+    if python is None:
+        raise RuntimeError("no Python linker")
+    for linker in linkers:
+        marks.append((len(builder.log), len(builder.edges), len(builder.unresolved), len(builder.dynamic), 0))
+        linker.link()
+    marks.append((len(builder.log), len(builder.edges), len(builder.unresolved), len(builder.dynamic), 0))
+    start, end = marks[position], marks[position + 1]
+    others = _Others(
+        position=position,
+        nodes_before=builder.log[: start[0]],
+        nodes_after=builder.log[end[0] :],
+        edges_before=builder.edges[: start[1]],
+        edges_after=builder.edges[end[1] :],
+        unresolved=builder.unresolved[: start[2]] + builder.unresolved[end[2] :],
+        dynamic=builder.dynamic[: start[3]] + builder.dynamic[end[3] :],
+        truncations=list(builder.truncations),
+        handled=frozenset(language for linker in linkers for language in linker.languages),
+        linkers=linkers,
+    )
+    state = LinkState(options, manifests, context, {i.path: i for i in ordered}, python, others)
+    entries = _file_entries(ordered, options.files)
+    return state.graph_of(entries), state
+
+
+__all__ = ["LinkState", "TracedPythonLinker", "build_tracked", "changed_keys", "surface"]
