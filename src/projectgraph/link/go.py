@@ -62,8 +62,10 @@ A project linked beside units (``context.units``) reads its dependencies' defini
 of ``html.NewTokenizer(r)`` is ``golang.org/x/net/html.Tokenizer``, so ``z.Next()`` is the key
 ``golang.org//x//net//html//Tokenizer//Next`` (which a ``package`` edge joins to the unit's
 method); a field of a unit's struct has its declared type, a package variable its type, a
-promoted method the key of the type that declares it, and a unit's interface its method set
-(``cha`` edges to the project's implementations). A method called on the result of a function of
+promoted method the key of the type that declares it, and a unit's interface its method set. A
+call on an interface value gets ``cha`` edges to the implementations in the project and, at their
+external keys, in the units (``resp.Body.Close()`` reaches the ``Close`` of each type of the
+standard library that is an ``io.ReadCloser``). A method called on the result of a function of
 a package that no unit gives is ``no-dependency-source`` when the link has Go units at all (with
 none, ``unknown-receiver``, as before units).
 
@@ -704,11 +706,14 @@ class GoLinker:
         self._unresolved(caller, site, "no-definition", name, call.text)
 
     def _dispatch_targets(self, typ: _Type, interface: frozenset[str], name: str) -> list[DefInfo | str]:
-        """The method ``name`` of each implementation of an interface type, by class hierarchy analysis."""
+        """The method ``name`` of each implementation of an interface type, by class hierarchy
+        analysis: the project's, then each unit's at its external key."""
         found: dict[str, DefInfo | str] = {}
         for impl in self._implementations(typ, interface):
             for target in self._lookup_method(impl, name):
                 found.setdefault(target.key if isinstance(target, DefInfo) else target, target)
+        for key in self.units.implementations(typ, interface, name):
+            found.setdefault(key, key)
         return list(found.values())
 
     def _dispatch(self, method: DefInfo | str, typ: _Type, targets: list[DefInfo | str]) -> None:
@@ -1463,15 +1468,34 @@ class _GoUnits:
         made = self.by_path.get(path)
         found: tuple[GoLinker, _Package] | None = None
         if made is not None:
-            reader = self._readers.get(made.unit.name)
-            if reader is None:
-                context = LinkContext(self.context.manifests, self.context.max_hops, (), root=made.unit.root)
-                reader = GoLinker(made.indexes, GraphBuilder(), context, unit=made.unit)
-                self._readers[made.unit.name] = reader
+            reader = self._reader_of(made)
             package = reader.package_at(path)
             found = (reader, package) if package is not None else None
         self._found[path] = found
         return found
+
+    def implementations(self, typ: _Type, methods: frozenset[str], name: str) -> list[str]:
+        """The external key of the method ``name`` of each type of each unit whose method set covers
+        an interface's (``typ`` only keys the memo of each unit's reader)."""
+        found: list[str] = []
+        if not methods:
+            return found
+        for made in sorted({id(m): m for m in self.by_path.values()}.values(), key=lambda m: m.unit.name):
+            reader = self._reader_of(made)
+            for impl in reader._implementations(typ, methods):
+                for target in reader._lookup_method(impl, name):
+                    key = reader.external_target(target)
+                    if key:
+                        found.append(key)
+        return found
+
+    def _reader_of(self, made: Any) -> GoLinker:
+        reader = self._readers.get(made.unit.name)
+        if reader is None:
+            context = LinkContext(self.context.manifests, self.context.max_hops, (), root=made.unit.root)
+            reader = GoLinker(made.indexes, GraphBuilder(), context, unit=made.unit)
+            self._readers[made.unit.name] = reader
+        return reader
 
     def result(
         self, reader: GoLinker, package: _Package, path: str, names: Sequence[str], position: int
