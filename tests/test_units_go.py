@@ -249,21 +249,36 @@ def test_without_deps_the_vendor_folder_is_not_a_unit(tmp_path: Path) -> None:
 # ---- real sources: golang.org/x/net vendored, the standard library ------------------------------
 
 
-def test_reach_through_vendored_golang_org_x_net_html(tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["vendor", "module-cache"])
+def test_reach_through_golang_org_x_net_html(
+    tmp_path: Path, where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if not (X_NET / "html" / "token.go").is_file():
         _unavailable("no golang.org/x/net sources (Debian's golang-golang-x-net-dev)")
     root = tmp_path / "app"
+    if where == "vendor":
+        module = root / "vendor/golang.org/x/net"
+        write_tree(
+            root,
+            {
+                "vendor/modules.txt": (
+                    "# golang.org/x/net v0.7.0\n## explicit; go 1.17\n"
+                    "golang.org/x/net/html\ngolang.org/x/net/html/atom\n"
+                )
+            },
+        )
+    else:  # the module cache holds the whole module, with its go.mod
+        module = tmp_path / "gopath/pkg/mod/golang.org/x/net@v0.7.0"
+        monkeypatch.setenv("GOPATH", str(tmp_path / "gopath"))
     shutil.copytree(  # html and html/atom, as go mod vendor copies them for an import of html
-        X_NET / "html",
-        root / "vendor/golang.org/x/net/html",
-        ignore=shutil.ignore_patterns("testdata", "*_test.go", "charset"),
+        X_NET / "html", module / "html", ignore=shutil.ignore_patterns("testdata", "*_test.go", "charset")
     )
+    if where == "module-cache":
+        shutil.copy(X_NET / "go.mod", module / "go.mod")
     write_tree(
         root,
         {
             "go.mod": GO_MOD + "\nrequire golang.org/x/net v0.7.0\n",
-            "vendor/modules.txt": "# golang.org/x/net v0.7.0\n## explicit; go 1.17\ngolang.org/x/net/html\n"
-            "golang.org/x/net/html/atom\n",
             "main.go": (
                 'package main\n\nimport (\n\t"os"\n\t"strings"\n\n\t"golang.org/x/net/html"\n)\n\n'
                 'func main() {\n\tz := html.NewTokenizer(strings.NewReader("<p>hi</p>"))\n\tz.Next()\n'
