@@ -146,6 +146,14 @@ class _ShuffledScandir:
 
 
 class _Entries(list[Any]):
+    """A listing that is a context manager and an iterator, as ``os.scandir``'s (``os.walk`` calls
+    ``next`` on it)."""
+
+    def __next__(self) -> Any:
+        if not self:
+            raise StopIteration
+        return self.pop(0)
+
     def __enter__(self) -> _Entries:
         return self
 

@@ -277,7 +277,8 @@ def test_every_tool_answers_as_the_engine(shop: Path, engine: QueryEngine, trans
         reach = {r["target"]: r for r in answers["reach"]["results"]}
         assert reach["yaml//load"]["status"] == "found"
         assert reach["yaml//load"]["path"][-1]["key"] == "yaml//load"
-        assert reach["pickle//loads"]["status"] == "not-found"  # only shop/legacy.py, which nothing runs
+        # only shop/legacy.py calls it, which nothing runs; but yaml.load, whose code no unit gives, could
+        assert reach["pickle//loads"]["status"] == "uncertain"
 
         status = answers["status"]
         assert status["indexed"] is True and status["files"] == 5

@@ -29,6 +29,12 @@ from projectgraph.config import ConfigError, ProjectConfig
 from projectgraph.languages import LanguageSpec, all_languages
 
 ALWAYS_SKIPPED_DIRS = frozenset({".git", ".projectgraph", ".hg", ".svn"})
+VENV_MARKER = "pyvenv.cfg"
+# files that make their folder dependency code (units, projectgraph.units), not the project's: a
+# virtual environment, a vendored crate (cargo vendor writes a checksum file in each), and Go's
+# vendor/ folder of modules.txt
+GO_VENDOR_MARKER = "vendor/modules.txt"
+CRATE_MARKER = ".cargo-checksum.json"
 GENERATED_DART = (".g.dart", ".freezed.dart")
 MINIFIED_NAMES = (".min.js", ".min.mjs", ".min.cjs")  # minified whatever the content
 
@@ -174,6 +180,10 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
                 continue
             if is_dir and entry.name in ALWAYS_SKIPPED_DIRS:
                 continue
+            marker = _dependency_marker(entry.path, entry.name) if is_dir else None
+            if marker is not None:
+                found.append(f"{child}/{marker}")  # dependency code (a unit's folder): not walked
+                continue
             if _ignored(child, is_dir, local):
                 continue
             if is_dir:
@@ -190,6 +200,20 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
             else:
                 found.append(child)
     return sorted(found)
+
+
+def _dependency_marker(folder: str, name: str) -> str | None:
+    """The marker file that makes a folder dependency code, or None."""
+    for marker in (VENV_MARKER, CRATE_MARKER):
+        if os.path.isfile(os.path.join(folder, marker)):
+            return marker
+    if name == "vendor" and os.path.isfile(os.path.join(folder, "modules.txt")):
+        return "modules.txt"
+    return None
+
+
+def _is_go_vendor(rel: str) -> bool:
+    return rel == GO_VENDOR_MARKER or rel.endswith("/" + GO_VENDOR_MARKER)
 
 
 def _ignored(path: str, is_dir: bool, specs: list[tuple[str, pathspec.PathSpec[Any]]]) -> bool:
@@ -249,10 +273,20 @@ def discover(
     if listed is None:
         listed = _walk(base, excluded)
     ignore = pathspec.GitIgnoreSpec.from_lines(config.ignore) if config.ignore else None
+    # a virtual environment in the tree (a folder with pyvenv.cfg) is dependency code, not the
+    # project's: its packages are units (projectgraph.units), git may still list it
+    environments = tuple(
+        rel[: -len(marker)]
+        for rel in listed
+        for marker in (VENV_MARKER, CRATE_MARKER, GO_VENDOR_MARKER[7:])
+        if rel.endswith("/" + marker) and (marker != GO_VENDOR_MARKER[7:] or _is_go_vendor(rel))
+    )
     files: list[SourceFile] = []
     for rel in listed:
         parts = rel.split("/")
         if any(part in ALWAYS_SKIPPED_DIRS for part in parts[:-1]):
+            continue
+        if environments and rel.startswith(environments):
             continue
         language = language_of(rel, mapping)
         if language is None:

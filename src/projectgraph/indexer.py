@@ -17,6 +17,7 @@ import re
 import signal
 import stat
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -24,10 +25,19 @@ from typing import Any, Protocol
 
 from projectgraph import fileindex
 from projectgraph.config import ConfigError, ProjectConfig, load_config
-from projectgraph.discover import MINIFIED_NAMES, Discovery, Excluded, discover, extension_map
+from projectgraph.discover import (
+    MINIFIED_NAMES,
+    Discovery,
+    Excluded,
+    SourceFile,
+    discover,
+    extension_map,
+    language_of,
+)
 from projectgraph.fileindex import FileIndex, Key
 from projectgraph.languages import LanguageSpec, all_languages
 from projectgraph.languages.base import grammar_version, parser
+from projectgraph.units import AUTO_DEPS, DepsConfig, Unit, discover_units
 
 DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 DEFAULT_MAX_RECORDS = 200_000
@@ -62,6 +72,9 @@ class IndexOptions:
     deadline: float | None = None  # seconds from the start; past it the run is cancelled
     plugins: tuple[Any, ...] = ()
     config: ProjectConfig | None = None  # None: read from the project root
+    # the units of dependency code to index too: None is auto for a run (a sync: as the stored graph
+    # was built, else auto); NO_DEPS is none
+    deps: DepsConfig | None = None
 
     def validated(self) -> IndexOptions:
         """Check the options as the seed says; returns them with the defaults filled."""
@@ -96,6 +109,16 @@ class FileStatus:
     hash: str = ""
     reason: str = ""
     flags: tuple[str, ...] = ()
+    unit: str = ""  # the unit of dependency code of the file ("" for a project file)
+
+
+@dataclass(frozen=True)
+class UnitIndex:
+    """The index run of one unit of dependency code: paths relative to ``unit.root``."""
+
+    unit: Unit
+    indexes: tuple[FileIndex, ...]
+    statuses: tuple[FileStatus, ...]
 
 
 @dataclass(frozen=True)
@@ -107,6 +130,19 @@ class IndexResult:
     error: str | None = None
     seconds: float = 0.0
     artifacts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    units: tuple[UnitIndex, ...] = ()  # the units of dependency code, by name
+
+    @property
+    def unit_statuses(self) -> tuple[FileStatus, ...]:
+        """The status of each file of dependency code (``unit`` set, path relative to its root)."""
+        return tuple(s for u in self.units for s in u.statuses)
+
+    def unit(self, name: str) -> UnitIndex:
+        """The indexes and the files of one unit; KeyError for a unit the run did not index."""
+        for unit in self.units:
+            if unit.unit.name == name:
+                return unit
+        raise KeyError(name)
 
     @property
     def failed(self) -> bool:
@@ -145,6 +181,13 @@ class IndexResult:
                 if s.status in ("failed", "missing", "truncated") or s.reason
             ]
             + [{"path": e.path, "status": "excluded", "reason": e.reason} for e in self.excluded if e.error],
+            "units": {
+                u.unit.name: {
+                    "files": len(u.statuses),
+                    "statuses": dict(sorted(Counter(s.status for s in u.statuses).items())),
+                }
+                for u in self.units
+            },
         }
 
 
@@ -339,7 +382,119 @@ def run_index(
     except KeyboardInterrupt:  # Ctrl-C before any file was known: an empty, cancelled result
         seconds = time.monotonic() - started
         return IndexResult(str(base), (), (), (), error="cancelled (interrupted)", seconds=seconds)
-    return index_files(base, found, specs, options, store, progress, started)
+    result = index_files(base, found, specs, options, store, progress, started)
+    return with_units(result, options, store, started)
+
+
+def with_units(
+    result: IndexResult, options: IndexOptions, store: Any | None, started: float | None = None
+) -> IndexResult:
+    """The run with the units of dependency code ``options.deps`` asks for indexed too.
+
+    Auto-discovered units are indexed as the project's imports need them: a unit that gives a name
+    the project imports, then a unit that gives a name such a unit imports, until none is new (a
+    unit that nothing imports is never entered by a path). Named folders and the standard library
+    are indexed whole. Each unit's files are cached in the store like a project's, so a unit is
+    parsed once per version. A cancelled run indexes no unit."""
+    deps = options.deps if options.deps is not None else AUTO_DEPS
+    if result.error is not None or deps.empty:
+        return result
+    started = time.monotonic() if started is None else started
+    units = discover_units(result.root, deps)
+    if not units:
+        return result
+    options = options.validated()
+    named = {folder for folder, _ in deps.named}
+    wanted = [u for u in units if u.root in named or u.ecosystem in _STANDARD]
+    pending = {u.name for u in wanted}
+    providers: dict[str, list[Unit]] = {}
+    for unit in units:
+        for name in unit.provides:
+            providers.setdefault(name, []).append(unit)
+    done: dict[str, UnitIndex] = {}
+    imported = _imported_names(result.indexes)
+    while True:
+        for name in sorted(imported):
+            for unit in providers.get(name, ()):
+                if unit.name not in done and unit.name not in pending:
+                    pending.add(unit.name)
+                    wanted.append(unit)
+        batch = [u for u in wanted if u.name not in done]
+        if not batch:
+            break
+        imported = set()
+        for made in _index_unit_batch(batch, options, store, started):
+            done[made.unit.name] = made
+            imported |= _imported_names(made.indexes)
+    return replace(result, units=tuple(done[n] for n in sorted(done)), seconds=time.monotonic() - started)
+
+
+_STANDARD = frozenset({"python"})  # ecosystems of a language's standard library: indexed when asked
+
+
+def _imported_names(indexes: Iterable[FileIndex]) -> set[str]:
+    """Every absolute import of the indexes and each of its prefixes (``a``, ``a.b`` of ``a.b.c``;
+    ``@s``, ``@s/p`` of ``@s/p/x``): what a unit's import names are matched against."""
+    names: set[str] = set()
+    for index in indexes:
+        if index.language == "rust":  # a crate is named by the first segment of any path
+            names |= _rust_crate_names(index)
+            continue
+        for imp in index.imports:
+            module = imp.module
+            if imp.level or not module or module.startswith("."):
+                continue
+            separator = "." if index.language == "python" else "/"
+            parts = module.split(separator)
+            for end in range(1, len(parts) + 1):
+                names.add(separator.join(parts[:end]))
+    return names
+
+
+def _rust_crate_names(index: FileIndex) -> set[str]:
+    """The first segment of each path a Rust file writes: use paths, extern crates, and calls and
+    references by path (``helper::serve()`` with no use), as the crate names units give."""
+    heads = {(imp.module or imp.name or "").split("::", 1)[0] for imp in index.imports}
+    heads |= {call.callee.split("::", 1)[0] for call in index.calls if "::" in call.callee}
+    heads |= {ref.name.split("::", 1)[0] for ref in index.references if "::" in ref.name}
+    return {head for head in heads if head}
+
+
+def _index_unit_batch(
+    units: Sequence[Unit], options: IndexOptions, store: Any | None, started: float
+) -> list[UnitIndex]:
+    """Index units, one indexer run per root folder (the dists of one site-packages share it)."""
+    known = all_languages()
+    by_root: dict[str, list[Unit]] = {}
+    for unit in units:
+        by_root.setdefault(unit.root, []).append(unit)
+    made: list[UnitIndex] = []
+    for root, group in sorted(by_root.items()):
+        names = sorted({language for unit in group for language in unit.languages if language in known})
+        specs = [known[name] for name in names]
+        mapping = extension_map(specs)
+        owner: dict[str, Unit] = {}
+        files: list[SourceFile] = []
+        for unit in group:
+            for path in unit.files:
+                language = language_of(path, mapping)
+                if language is not None and path not in owner:
+                    owner[path] = unit
+                    files.append(SourceFile(path, language))
+        files.sort()
+        run = index_files(
+            Path(root), Discovery(root, tuple(files), (), False), specs, options, store, None, started
+        )
+        for unit in group:
+            mine = [s for s in run.statuses if owner.get(s.path) is unit]
+            made.append(
+                UnitIndex(
+                    unit,
+                    tuple(i for i in run.indexes if owner.get(i.path) is unit),
+                    tuple(replace(s, unit=unit.name) for s in mine),
+                )
+            )
+    return made
 
 
 def index_files(

@@ -1,4 +1,5 @@
-"""The one place that wires the stages together: discover -> index -> link (-> roots)."""
+"""The one place that wires the stages together: discover -> index (the project, then the units of
+dependency code it imports) -> link (the project, each unit, merged with package edges) (-> roots)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from projectgraph.config import ProjectConfig, load_config
 from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions, IndexResult, Progress, run_index
 from projectgraph.link import LinkOptions, build
+from projectgraph.link.units import with_units
 
 
 @dataclass(frozen=True)
@@ -39,12 +41,14 @@ def link_indexed(
     root: str | os.PathLike[str], config: ProjectConfig, indexed: IndexResult, sys_path: tuple[str, ...] = ()
 ) -> Graph:
     """Link an index run of the project under ``root`` (a full run's or a sync's) into its graph."""
-    return build(
+    graph = build(
         indexed.indexes,
         LinkOptions(
             root=str(Path(root)),
             sys_path=(*config.sys_path, *sys_path),
             files=indexed.statuses,
             test_paths=(*LinkOptions().test_paths, *config.test_paths),
+            units=indexed.units or None,  # what a linker reads of its dependencies (Go result types)
         ),
     )
+    return with_units(graph, indexed.units)

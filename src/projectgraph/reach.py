@@ -14,15 +14,16 @@ from __future__ import annotations
 import time
 from bisect import bisect_left
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from projectgraph import keys
 from projectgraph.graph import CONFIDENCE, Dynamic, Edge, Graph, Node, Site, Unresolved
 from projectgraph.keys import KeyError_
+from projectgraph.units import standard
 
-VERSION = 2
+VERSION = 3
 """reach.VERSION: the search rules. ``Searched.version`` carries it."""
 
 WALKED = frozenset({"calls", "imports", "references"})
@@ -244,7 +245,8 @@ def _path_to(key: str, reached: dict[str, tuple[str | None, Edge | None, str]]) 
         if edge is None:
             hops.append(Hop(current, root_kind, None, "high"))
         else:
-            hops.append(Hop(current, edge.kind, edge.site, CONFIDENCE.get(edge.kind, "low")))
+            site = edge.site if edge.site.path else None  # a package edge joins keys: no call site
+            hops.append(Hop(current, edge.kind, site, CONFIDENCE.get(edge.kind, "low")))
         current = prev
     return tuple(reversed(hops))
 
@@ -262,6 +264,15 @@ def _matching(graph: Graph, target: Target) -> list[str]:
         if not (name.startswith(prefix) if wildcard else name == key):
             break
         found[node_key] = None
+    # a name a package re-exports is the definition it stands for (urllib3//PoolManager is
+    # urllib3/poolmanager.py//PoolManager): follow the export edges of a unit's matching nodes
+    out = graph.out_edges
+    queue = [k for k in found if graph.node_by_key[k].unit]
+    while queue:
+        for edge in out.get(queue.pop(), ()):
+            if edge.kind == "export" and edge.callee not in found:
+                found[edge.callee] = None
+                queue.append(edge.callee)
     return list(found)
 
 
@@ -370,6 +381,118 @@ def every_search(graph: Graph) -> list[_Pending]:
     return found
 
 
+def unit_budget(graph: Graph, units: set[str]) -> list[_Pending]:
+    """A file of dependency code that did not index counts only for a search that entered its unit."""
+    return [
+        (
+            "budget",
+            f"file {entry.status} in {entry.unit}: {entry.reason or entry.status}",
+            Site(entry.path, 0, 0),
+            "",
+            entry.path,
+        )
+        for entry in graph.files
+        if entry.unit in units and entry.status in ("failed", "missing", "truncated")
+    ]
+
+
+# The scope of a call into code the graph does not hold (an external node with no package edge):
+# (top-level names of the targets it concerns, the language whose standard library it concerns too
+# or ""), EVERYWHERE_SCOPE, or None for a leaf (a builtin, which reaches only what is passed to it).
+DependencyScope = tuple[frozenset[str], str]
+STANDARD_ECOSYSTEMS = {"python": "python"}  # the ecosystem of a language's standard library unit
+EVERYWHERE_SCOPE: DependencyScope = (frozenset(), "*")
+
+
+class Packages:
+    """What the graph knows of the packages behind its external keys: the import names each unit
+    gives (``graph.stats["units"]``) and the top-level names each unit's code calls.
+
+    A package that a unit gives reaches only the names of its unit, of the units its code calls
+    (transitively) and the standard library; a package that is not installed where the unit was
+    found cannot run there, so its names are left out of the unit's scope. A standard library name
+    with no definition in the graph reaches only the standard library. A package of no unit and no
+    standard library reaches any target."""
+
+    def __init__(self, graph: Graph) -> None:
+        units = graph.stats.get("units") or {}
+        self.provides: dict[str, frozenset[str]] = {}
+        self.environments: set[str] = set()  # units found as part of a whole environment
+        for name, given in units.items() if isinstance(units, dict) else ():
+            self.provides[name] = frozenset(given.get("provides", ()))
+            if given.get("environment"):
+                self.environments.add(name)
+        self.graph = graph
+        self.by_top: dict[str, list[str]] = {}
+        for name, given in sorted(self.provides.items()):
+            for top in given:
+                self.by_top.setdefault(top, []).append(name)
+        nodes = graph.node_by_key
+        # the top-level names with source in a unit (the others a unit gives are compiled code)
+        self.sourced = {
+            n.external for n in graph.nodes if n.unit and n.kind == "module" and keys.SEP not in n.external
+        }
+        self.calls: dict[str, set[str]] = {}
+        for edge in graph.edges:
+            caller = nodes.get(edge[0])
+            if caller is None or not caller.unit:
+                continue
+            callee = nodes.get(edge[1])
+            if callee is not None and callee.kind == "external":
+                self.calls.setdefault(caller.unit, set()).add(callee.key.split(keys.SEP, 1)[0])
+        self._closures: dict[str, frozenset[str]] = {}
+
+    def closure(self, unit: str) -> frozenset[str]:
+        """The top-level names the code of a unit can reach: its own and its dependencies' names."""
+        known = self._closures.get(unit)
+        if known is not None:
+            return known
+        seen = {unit}
+        queue = [unit]
+        tops: set[str] = set()
+        while queue:
+            current = queue.pop()
+            tops |= self.provides.get(current, frozenset())
+            for top in self.calls.get(current, ()):
+                for other in self.by_top.get(top, ()):
+                    if other not in seen:
+                        seen.add(other)
+                        queue.append(other)
+        result = self._closures[unit] = frozenset(tops)
+        return result
+
+    def scope(self, node: Node, reached: Container[str]) -> DependencyScope | None:
+        """What a reached external node with no package edge concerns (None: no target)."""
+        key, language = node.key, node.language
+        if standard.is_leaf(language, key):
+            return None
+        top = key.split(keys.SEP, 1)[0]
+        givers = self.by_top.get(top)
+        std = language if standard.has_standard(language) else ""
+        if givers:
+            if (
+                std
+                and top not in self.sourced
+                and all(u.startswith(f"{STANDARD_ECOSYSTEMS.get(language, '-')}:") for u in givers)
+                and standard.is_compiled_leaf(language, top)
+            ):
+                return None  # a compiled module of the standard library: it runs what it is passed
+            return frozenset().union(*(self.closure(u) for u in givers)), std
+        if std and standard.is_standard(language, key):
+            return frozenset(), language
+        if self._only_from_environments(key, reached):
+            return None  # not installed where its only callers run: their call cannot run
+        return EVERYWHERE_SCOPE
+
+    def _only_from_environments(self, key: str, reached: Container[str]) -> bool:
+        """Whether every reached caller of a key is code of a unit found in a whole environment."""
+        nodes = self.graph.node_by_key
+        callers = [e.caller for e in self.graph.in_edges.get(key, ()) if e.caller in reached]
+        return bool(callers) and all(
+            (n := nodes.get(c)) is not None and n.unit in self.environments for c in callers
+        )
+
+
 def is_definition(node: Node) -> bool:
     """A node whose code can run: where a call by name with an unknown receiver may go."""
     return node.kind != "external" and bool(node.path)
@@ -399,16 +522,42 @@ class _Uncertainties:
         if timed_out:
             self.everywhere.append(("budget", "the deadline stopped the search", None, "", ""))
         self.everywhere.extend(every_search(graph))
+        self.by_tops: list[tuple[frozenset[str], str, _Pending]] = []
         by_caller = graph.unresolved_by_caller
         dynamic = graph.dynamic_by_caller
+        nodes = graph.node_by_key
+        out = graph.out_edges
+        entered: set[str] = set()
+        packages: Packages | None = None
         for key in sorted(reached):
             for site in by_caller.get(key, ()):
                 if not site.covered:
                     self._add(unresolved_scope(site), unresolved_pending(site))
             for flag in dynamic.get(key, ()):
                 self._add(dynamic_scope(flag), dynamic_pending(flag))
+            node = nodes.get(key)
+            if node is None:
+                continue
+            if node.unit:
+                entered.add(node.unit)
+            elif node.kind == "external" and not any(e[3] == "package" for e in out.get(key, ())):
+                packages = packages or Packages(graph)
+                scope = packages.scope(node, reached)
+                if scope is None:
+                    continue
+                prev, edge, _kind = reached[key]
+                u: _Pending = (
+                    "unresolved-call",
+                    f"no-dependency-source: {key} (no unit gives its code)",
+                    edge.site if edge is not None and edge.site.path else None,
+                    node.name,
+                    prev or key,
+                )
+                self.by_tops.append((scope[0], scope[1], u))
+        self.everywhere.extend(unit_budget(graph, entered))
         self._names = sorted(self.by_name.items())
         self._starts: dict[str, list[str]] | None = None
+        self._project_paths: set[str] | None = None
 
     def _add(self, scope: tuple[str, str], u: _Pending) -> None:
         where, value = scope
@@ -445,6 +594,26 @@ class _Uncertainties:
                     queue.append(edge.caller)
         return seen
 
+    def _into_packages(self, target: Target) -> list[_Pending]:
+        """The calls into code the graph does not hold that concern a target: by the target's
+        top-level name (a unit key by its definition's external key); never a definition of the
+        project, which a package reaches only through what the project passes it (reference edges)."""
+        key = target.key
+        unit, rest = keys.split_unit(key)
+        if unit:
+            node = self.graph.node_by_key.get(key)
+            key = node.external if node is not None and node.external else rest
+        top = key.split(keys.SEP, 1)[0]
+        if self._project_paths is None:
+            self._project_paths = {f.path for f in self.graph.files if not f.unit}
+        if not unit and top in self._project_paths:
+            return []
+        return [
+            u
+            for tops, language, u in self.by_tops
+            if language == "*" or top in tops or (language and standard.is_standard(language, key))
+        ]
+
     def concerning(self, target: Target) -> tuple[list[Uncertainty], dict[str, int]]:
         found: list[_Pending] = list(self.everywhere)
         wildcard = target.key.endswith("//*")
@@ -459,6 +628,8 @@ class _Uncertainties:
         for prefix, u in self.by_prefix:
             if target.key.startswith(prefix) or prefix.startswith(target.key.removesuffix("*")):
                 found.append(u)
+        if self.by_tops:
+            found.extend(self._into_packages(target))
         counts: dict[str, int] = {}
         listed: list[Uncertainty] = []
         for u in found:

@@ -43,3 +43,29 @@ def progress_bar(label: str, enabled: bool = True) -> Iterator[Callable[[int, in
 def fail(message: str, code: int = 2) -> None:
     click.echo(f"projectgraph: {message}", err=True)
     raise SystemExit(code)
+
+
+DEPS_HELP = (
+    "Dependency code to index and link too (repeatable): auto (the default: the project's .venv/venv/"
+    "$VIRTUAL_ENV packages it imports), stdlib (adds the standard library), DIR=UNIT (a folder as one "
+    "unit, as vendor/yaml=pypi:PyYAML@6.0.2), DIR=ECOSYSTEM (a folder of units, as site-packages=pypi), "
+    "or none."
+)
+
+
+def deps_option(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The repeatable ``--deps`` option (a tuple of values; empty: as before, else auto)."""
+    return click.option("--deps", "deps", multiple=True, metavar="VALUE", help=DEPS_HELP)(function)
+
+
+def parse_deps_values(values: tuple[str, ...], base: Any) -> Any:
+    """The ``DepsConfig`` of ``--deps`` values (None when none was given); a bad value fails (exit 2)."""
+    from projectgraph.units import DepsError, parse_deps
+
+    if not values:
+        return None
+    try:
+        return parse_deps(values, base)
+    except DepsError as error:
+        fail(str(error))
+        raise AssertionError from error  # fail() exits

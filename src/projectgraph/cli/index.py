@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from projectgraph.cli.common import emit_json, fail, progress_bar
+from projectgraph.cli.common import deps_option, emit_json, fail, parse_deps_values, progress_bar
 from projectgraph.config import ConfigError
 from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions, IndexResult
@@ -21,6 +21,7 @@ from projectgraph.store.sqlite import SchemaError
 @click.option("--languages", "languages", help="Comma-separated languages to index (default: all).")
 @click.option("--workers", type=int, default=0, show_default=True, help="Worker processes (0: CPU count).")
 @click.option("--max-file-bytes", type=int, default=0, help="Size limit of a file (0: 4 MiB).")
+@deps_option
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def command(
     path: Path | None,
@@ -28,6 +29,7 @@ def command(
     languages: str | None,
     workers: int,
     max_file_bytes: int,
+    deps: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Index the project at PATH (default: the working directory)."""
@@ -35,8 +37,9 @@ def command(
     if not root.is_dir():
         fail(f"not a folder: {root}")
     names = tuple(n.strip() for n in languages.split(",") if n.strip()) if languages else ()
+    units = parse_deps_values(deps, Path.cwd())
     try:
-        options = IndexOptions(languages=names, workers=workers, max_file_bytes=max_file_bytes)
+        options = IndexOptions(languages=names, workers=workers, max_file_bytes=max_file_bytes, deps=units)
         with Project(root) as opened, progress_bar("indexing") as progress:
             refreshed = opened.refresh(options, progress)
     except (ValueError, ConfigError, WriterBusyError, SchemaError) as error:
@@ -57,7 +60,10 @@ def command(
 
 def _graph_summary(graph: Graph) -> dict[str, object]:
     keys = ("nodes", "edges", "unresolved", "roots", "root_fallback")
-    return {k: graph.stats[k] for k in keys}
+    summary: dict[str, object] = {k: graph.stats[k] for k in keys}
+    summary["units"] = sorted(graph.stats.get("units") or ())
+    summary["package_edges"] = graph.stats.get("package_edges", 0)
+    return summary
 
 
 def _print(result: IndexResult, graph: Graph) -> None:
@@ -75,6 +81,17 @@ def _print(result: IndexResult, graph: Graph) -> None:
         f"{stats['roots']} roots"
         + (" (root fallback: no entry point found)" if stats["root_fallback"] else "")
     )
+    units = summary["units"]
+    if units:
+        files = sum(u["files"] for u in units.values())
+        failed = sum(
+            n for u in units.values() for s, n in u["statuses"].items() if s != "indexed" and s != "cached"
+        )
+        click.echo(
+            f"dependencies: {len(units)} units, {files} files"
+            + (f" ({failed} not indexed)" if failed else "")
+            + f", {stats.get('package_edges', 0)} package edges"
+        )
     for problem in summary["problems"]:
         click.echo(f"  {problem['status']}: {problem['path']}: {problem['reason']}", err=True)
     if result.error:

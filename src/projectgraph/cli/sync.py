@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
-from projectgraph.cli.common import emit_json, fail, progress_bar
+from projectgraph.cli.common import deps_option, emit_json, fail, parse_deps_values, progress_bar
 from projectgraph.config import ConfigError
+from projectgraph.indexer import IndexOptions
 from projectgraph.project import Project
 from projectgraph.store.lock import WriterBusyError
 from projectgraph.store.sqlite import SchemaError
@@ -18,15 +19,20 @@ from projectgraph.sync import SyncResult
 @click.argument("path", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--project", "project", type=click.Path(file_okay=False, path_type=Path), help="Project root.")
 @click.option("--full", is_flag=True, help="Read and hash every file (trust no size and time stamp).")
+@deps_option
 @click.option("--json", "as_json", is_flag=True, help="Print what the sync did as JSON.")
-def command(path: Path | None, project: Path | None, full: bool, as_json: bool) -> None:
+def command(
+    path: Path | None, project: Path | None, full: bool, deps: tuple[str, ...], as_json: bool
+) -> None:
     """Sync the stored graph of PATH (default: the working directory) with its files."""
     root = (path or project or Path.cwd()).resolve()
     if not root.is_dir():
         fail(f"not a folder: {root}")
+    units = parse_deps_values(deps, Path.cwd())
     try:
+        options = IndexOptions(deps=units) if units is not None else None
         with Project(root) as opened, progress_bar("syncing") as progress:
-            result = opened.sync(progress=progress, full=full)
+            result = opened.sync(options, progress=progress, full=full)
     except (ValueError, ConfigError, WriterBusyError, SchemaError) as error:
         fail(str(error))
         return

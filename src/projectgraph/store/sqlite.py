@@ -781,10 +781,12 @@ def last_run(connection: sqlite3.Connection) -> dict[str, Any] | None:
 
 
 def file_stamps(connection: sqlite3.Connection) -> dict[str, tuple[int, int, str]]:
-    """Each stored file's (size, mtime_ns, status)."""
+    """Each stored project file's (size, mtime_ns, status) (a file of dependency code has none)."""
     return {
         path: (size, mtime, status)
-        for path, size, mtime, status in connection.execute("SELECT path, size, mtime_ns, status FROM files")
+        for path, size, mtime, status in connection.execute(
+            "SELECT path, size, mtime_ns, status FROM files WHERE unit = ''"
+        )
     }
 
 
@@ -820,6 +822,21 @@ def control_stamps(connection: sqlite3.Connection) -> dict[str, tuple[str, int, 
             "SELECT path, digest, size, mtime_ns FROM control_files"
         )
     }
+
+
+def metadata_text(connection: sqlite3.Connection, name: str) -> str | None:
+    """A text of the metadata table; None when absent."""
+    row = connection.execute("SELECT value FROM metadata WHERE name = ?", (name,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def set_metadata(connection: sqlite3.Connection, name: str, value: str) -> None:
+    """Set a text of the metadata table (one statement: its own transaction)."""
+    connection.execute(
+        "INSERT INTO metadata(name, value) VALUES(?, ?) "
+        "ON CONFLICT(name) DO UPDATE SET value=excluded.value",
+        (name, value),
+    )
 
 
 def metadata_int(connection: sqlite3.Connection, name: str) -> int | None:

@@ -22,6 +22,7 @@ sync repairs; a Ctrl-C while files are read ends the sync with nothing written.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import time
@@ -36,13 +37,23 @@ from projectgraph.config import ConfigError, ProjectConfig, load_config
 from projectgraph.discover import Discovery, SourceFile, discover
 from projectgraph.fileindex import FileIndex, Key
 from projectgraph.graph import Graph
-from projectgraph.indexer import FileStatus, IndexOptions, IndexResult, Progress, _limit, index_files
+from projectgraph.indexer import (
+    FileStatus,
+    IndexOptions,
+    IndexResult,
+    Progress,
+    _limit,
+    index_files,
+    with_units,
+)
 from projectgraph.languages import LanguageSpec, all_languages
 from projectgraph.languages.base import grammar_version
 from projectgraph.link import _file_entries
+from projectgraph.link.units import unit_table
 from projectgraph.store import sqlite as sql
 from projectgraph.sync import relink
 from projectgraph.sync.controls import ControlFile, control_files
+from projectgraph.units import DepsConfig
 
 RACY_NS = 2_000_000_000
 """A file modified less than this before its stamp was taken is read again by the next sync: a
@@ -227,11 +238,20 @@ def reconcile(
         seconds=time.monotonic() - started_mono,
         artifacts=part.artifacts,
     )
+    deps = options.deps if options.deps is not None else _stored_deps(connection)
+    indexed = with_units(indexed, replace(options, deps=deps), store, started_mono)
     seconds["index"] = time.perf_counter() - mark
 
     # ---- what changed -----------------------------------------------------------------------
     entries = _file_entries(indexed.indexes, indexed.statuses)
     now = {e.path: (e.language, e.status, e.hash, e.reason) for e in entries}
+    now.update(
+        (
+            f"{s.unit}//{s.path}",
+            (s.language, s.status if s.status != "cached" else "indexed", s.hash, s.reason),
+        )
+        for s in indexed.unit_statuses
+    )
     before = {path: (r.language, r.status, r.hash, r.reason) for path, r in stored.items()}
     controls = control_files(base, (s.path for s in found.files))
     stored_controls = sql.stored_controls(connection)
@@ -241,10 +261,17 @@ def reconcile(
     )
     run = sql.last_run(connection)
     versions = {"fileindex": fileindex.VERSION, "projectgraph": graph_module.VERSION}
-    current = run is not None and run["versions"] == versions and now == before and not changed_controls
-    added = tuple(sorted(set(now) - set(before)))
-    removed = tuple(sorted(set(before) - set(now)))
-    changed = tuple(sorted(p for p in set(now) & set(before) if now[p] != before[p]))
+    current = (
+        run is not None
+        and run["versions"] == versions
+        and now == before
+        and not changed_controls
+        and (run["stats"].get("units") or {}) == unit_table(indexed.units)
+    )
+    # the project's files (a unit file's path holds "//": its changes show as a relink only)
+    added = tuple(sorted(p for p in set(now) - set(before) if "//" not in p))
+    removed = tuple(sorted(p for p in set(before) - set(now) if "//" not in p))
+    changed = tuple(sorted(p for p in set(now) & set(before) if now[p] != before[p] and "//" not in p))
     parsed = sum(1 for s in part.statuses if s.status in ("indexed", "truncated"))
     written: dict[str, int] = {}
     graph: Graph | None = None
@@ -272,6 +299,8 @@ def reconcile(
         )
         seconds["write"] = time.perf_counter() - mark
         relink.keep(store, kept)
+    if deps is not None and sql.metadata_text(connection, "deps") != _deps_text(deps):
+        sql.set_metadata(connection, "deps", _deps_text(deps))
     seconds["total"] = time.perf_counter() - clock
     return SyncResult(
         added=added,
@@ -288,6 +317,16 @@ def reconcile(
         link=how,
         relinked_units=units,
     )
+
+
+def _stored_deps(connection: Any) -> DepsConfig | None:
+    """The units the stored graph was built with (None: the default, auto)."""
+    text = sql.metadata_text(connection, "deps")
+    return DepsConfig.from_json(json.loads(text)) if text else None
+
+
+def _deps_text(deps: DepsConfig) -> str:
+    return json.dumps(deps.to_json(), sort_keys=True)
 
 
 def _control_rows(controls: tuple[ControlFile, ...]) -> list[tuple[str, str, int, int]]:

@@ -20,7 +20,11 @@ name order. The contract of a ``discover`` function:
 - each ``Unit`` it returns is complete: ``root`` an absolute folder, ``files`` the source files to
   index relative to ``root`` (``/``-separated, sorted, no duplicates, each of one of ``languages``),
   ``provides`` the import names the code of other packages writes to reach it (a Python top-level
-  module, an npm package name), sorted.
+  module, an npm package name), sorted; a unit may have no files (a package of compiled code only):
+  it still says which import names are installed;
+- a unit found as part of a whole environment (every package of a site-packages or a node_modules)
+  sets ``environment`` to that folder, so a call of its code into a package the environment does not
+  hold is known not to run.
 
 ``discover_units`` calls every module, checks that each named entry was served, and returns the
 units sorted by name; a name found twice keeps the named entry's unit (then the first found).
@@ -36,6 +40,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from projectgraph.keys import SEP
 
@@ -62,9 +67,12 @@ class Unit:
     provides: tuple[str, ...]  # the import names it gives (yaml, _yaml), sorted
     requires: tuple[str, ...] = ()  # names of the units it depends on that were found (its closure's start)
     folder: str = ""  # where the unit's own metadata lives (a .dist-info, a package.json folder), if any
-    excluded: tuple[
-        str, ...
-    ] = ()  # files of the unit left out by a rule (a build constraint), relative to root
+    # files of the unit left out by a rule (a build constraint), relative to root
+    excluded: tuple[str, ...] = ()
+    # the folder of the whole environment the unit was found in (a site-packages, a node_modules), or
+    # "" for a unit named alone: a package that no unit of that environment gives is not installed
+    # there, so the unit's code cannot run it
+    environment: str = ""
 
     def __post_init__(self) -> None:
         if self.name != unit_name(self.ecosystem, self.package, self.version):
@@ -107,8 +115,24 @@ class DepsConfig:
     def empty(self) -> bool:
         return not (self.auto or self.stdlib or self.named)
 
+    def to_json(self) -> dict[str, Any]:
+        return {"auto": self.auto, "stdlib": self.stdlib, "named": [list(pair) for pair in self.named]}
+
+    @staticmethod
+    def from_json(data: Any) -> DepsConfig | None:
+        """The config a ``to_json`` form holds, or None for anything else."""
+        if not isinstance(data, dict):
+            return None
+        named = data.get("named", [])
+        if not isinstance(named, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(v, str) for v in p) for p in named
+        ):
+            return None
+        return DepsConfig(bool(data.get("auto")), bool(data.get("stdlib")), tuple((a, b) for a, b in named))
+
 
 NO_DEPS = DepsConfig(auto=False)
+AUTO_DEPS = DepsConfig()
 
 
 def parse_deps(values: Iterable[str], base: str | os.PathLike[str] = ".") -> DepsConfig:
@@ -206,6 +230,7 @@ def discover_units(
 
 
 __all__ = [
+    "AUTO_DEPS",
     "NO_DEPS",
     "DepsConfig",
     "DepsError",

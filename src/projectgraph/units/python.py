@@ -7,7 +7,9 @@ its ``.py`` files come from RECORD (installer files, ``..`` paths and ``__pycach
 import names from ``top_level.txt`` and RECORD's top-level entries (a compiled module, as
 ``_yaml.cpython-311-x86_64-linux-gnu.so``, counts: it is given, without source), its ``requires`` from
 ``Requires-Dist`` (every marker, extras too) mapped to the distributions that are installed. A
-distribution with no ``.py`` file of its own (an editable install, a stub-only package) is no unit.
+distribution of compiled code only is a unit with no files (it says its import names are installed);
+an editable install (its code is a project's) is none. Each is part of its site-packages'
+environment.
 
 The standard library is the unit ``python:std@<major.minor>``: with ``--deps stdlib`` (auto leaves it
 out: about 1,800 files to index on a cold run), from the environment's base Python, else the Python
@@ -108,7 +110,7 @@ def distributions(site: Path) -> list[Unit]:
             continue
         name, version, requires = meta
         files, provides = _record(site, info)
-        if files:
+        if files or (provides and not _editable(info)):
             read.append((name, version, files, provides, requires, info))
     installed = {_normalize(name): unit_name("pypi", name, version) for name, version, *_ in read}
     units = []
@@ -129,9 +131,19 @@ def distributions(site: Path) -> list[Unit]:
                 provides=provides,
                 requires=tuple(needed),
                 folder=str(info.resolve()),
+                environment=str(site.resolve()),
             )
         )
     return units
+
+
+def _editable(info: Path) -> bool:
+    """Whether a dist-info is an editable install (its code is a project's, not the environment's)."""
+    try:
+        text = (info / "direct_url.json").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return '"editable":true' in text.replace(" ", "")
 
 
 def _normalize(name: str) -> str:

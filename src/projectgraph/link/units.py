@@ -1,0 +1,412 @@
+"""Units of dependency code in the graph: each unit linked as a project of its own, then merged.
+
+``with_units(graph, units, max_edges)`` links each ``UnitIndex`` with ``build`` (no manifest, and
+no roots: a unit's code runs only when a path enters it), prefixes its first-party keys, paths and
+sites with the unit name (``yaml/__init__.py//load`` -> ``pypi:PyYAML@6.0.2//yaml/__init__.py//load``),
+sets ``Node.unit`` and ``Node.external`` (the key another package writes for the definition:
+``yaml//load``; ``yaml//main//load`` for ``yaml/main.py//load``; a name a package ``__init__``
+re-exports, a node of its own with an ``export`` edge, gets the short key), and merges the units'
+nodes, edges, unresolved sites and dynamic flags into the project's graph. External nodes are shared
+by key, so a call of ``urllib3//PoolManager`` in requests and one in the project are one node.
+
+A language whose keys are not a file's ``module//name`` (an npm package's exports map) gives a unit's
+keys through a surface: a module of ``projectgraph.link`` with ``SURFACE_ECOSYSTEMS`` and
+``unit_surface(root, package, indexes)`` returning ``UnitSurface`` (each definition's external key,
+each external key's definitions, and keys that forward to another package's keys).
+
+Then each external node gets a ``package`` edge to the unit definition that gives it: the node whose
+``external`` is its key, else (a name under a prefix that a unit gives) the prefix's definition
+followed through export edges, ``from m import *`` of a module and a class's bases, so
+``requests//Session//get`` goes on to ``requests/sessions.py//Session//get``. An external node with
+no such edge is a call into code the graph does not hold; the reach query scopes what it concerns
+(``projectgraph.reach``).
+
+A unit file that did not index is a file entry with ``unit`` set: it counts as budget only for a
+search that enters its unit.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import posixpath
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+from typing import Any, Protocol
+
+from projectgraph import keys
+from projectgraph.fileindex import FileIndex
+from projectgraph.graph import (
+    NO_SITE,
+    Dynamic,
+    Edge,
+    FileEntry,
+    Graph,
+    Node,
+    Site,
+    Unresolved,
+    strongest,
+)
+
+MAX_HOPS = 10
+
+
+def python_module_key(path: str) -> str | None:
+    """The external key of a Python module file: ``yaml/__init__.py`` -> ``yaml``, ``a/b.py`` -> ``a//b``."""
+    if not path.endswith(".py"):
+        return None
+    parts = path[:-3].split("/")
+    if parts[-1] == "__init__":
+        parts.pop()
+    if not parts or not all(p.isidentifier() for p in parts):
+        return None
+    return keys.SEP.join(parts)
+
+
+# The external key of a unit file's module, by language (a language with none has no external keys).
+MODULE_KEYS: dict[str, Callable[[str], str | None]] = {"python": python_module_key}
+
+
+def external_key(node: Node) -> str:
+    """The key another package writes for a unit node (before its key is prefixed), or ""."""
+    module_key = MODULE_KEYS.get(node.language)
+    if module_key is None or not node.path:
+        return ""
+    module = module_key(node.path)
+    if module is None:
+        return ""
+    rest = node.key[len(node.path) :]
+    return module + rest if rest.startswith(keys.SEP) else module
+
+
+def with_units(graph: Graph, units: Sequence[Any], max_edges: int = 0) -> Graph:
+    """The project graph with each unit (an ``indexer.UnitIndex``) linked, merged and joined."""
+    if not units:
+        return graph
+    from projectgraph.link import LinkOptions, build  # the package imports this module's caller
+
+    nodes: dict[str, Node] = {n.key: n for n in graph.nodes}
+    edges: list[Edge] = list(graph.edges)
+    unresolved: list[Unresolved] = list(graph.unresolved)
+    dynamic: list[Dynamic] = list(graph.dynamic)
+    files: list[FileEntry] = list(graph.files)
+    stars: dict[str, list[str]] = {}  # a unit module's key -> the unit modules it star-imports
+    truncations = list(graph.truncations)
+    joins: list[Edge] = []  # package edges a unit's surface gives
+    for made in units:
+        if not made.indexes and not made.statuses:
+            continue  # a unit of compiled code only: its import names are in the stats
+        name = made.unit.name
+        linked = build(
+            made.indexes,
+            # the unit: where a linker reads its language manifests (go.mod, Cargo.toml); the units:
+            # what it reads of its own dependencies (Go result types)
+            LinkOptions(
+                files=made.statuses, test_paths=(), max_edges=max_edges, unit=made.unit, units=tuple(units)
+            ),
+        )
+        own_nodes, own_edges = _reexports(made.indexes, linked)
+        outside = {n.key for n in own_nodes if not n.path}
+        rename = _Renamer(name, outside)
+        surface = _surface(made)
+        externals = surface.externals if surface is not None else {}
+        for node in own_nodes:
+            if not node.path:
+                nodes.setdefault(node.key, node)
+                continue
+            key = rename.key(node.key)
+            external = externals.get(node.key) if surface is not None else external_key(node)
+            nodes[key] = node._replace(
+                key=key, path=rename.path(node.path), unit=name, external=external or ""
+            )
+        if surface is not None:
+            for external, targets in sorted(surface.targets.items()):
+                nodes.setdefault(external, _external_node(external, made.unit.languages))
+                joins.extend(_join(external, rename.key(t)) for t in targets if rename.key(t) in nodes)
+            for external, others in sorted(surface.forwards.items()):
+                nodes.setdefault(external, _external_node(external, made.unit.languages))
+                for other in others:
+                    nodes.setdefault(other, _external_node(other, made.unit.languages))
+                    joins.append(_join(external, other))
+        edges.extend(
+            Edge(rename.key(e.caller), rename.key(e.callee), e.relation, e.kind, rename.site(e.site), e.via)
+            for e in own_edges
+        )
+        unresolved.extend(
+            u._replace(caller=rename.key(u.caller), site=rename.site(u.site)) for u in linked.unresolved
+        )
+        dynamic.extend(
+            d._replace(caller=rename.key(d.caller), site=rename.site(d.site)) for d in linked.dynamic
+        )
+        files.extend(f._replace(path=rename.path(f.path), unit=name) for f in linked.files if f.path)
+        truncations.extend(t._replace(detail=f"{name}: {t.detail}") for t in linked.truncations)
+        for module, imported in _star_imports(made.indexes).items():
+            stars[rename.key(module)] = [rename.key(t) for t in imported]
+
+    package = [*_package_edges(nodes, edges, stars), *joins]
+    all_edges = strongest([*edges, *package])
+    given = unit_table(units)
+    stats = dict(graph.stats)
+    stats.update(
+        nodes=len(nodes),
+        edges=len(all_edges),
+        unresolved=len(unresolved),
+        files=len(files),
+        units=given,
+        package_edges=len(package),
+        incomplete_files=sum(1 for f in files if f.status in ("failed", "missing", "truncated")),
+    )
+    return Graph(
+        nodes=tuple(nodes[k] for k in sorted(nodes)),
+        edges=tuple(all_edges),
+        roots=graph.roots,
+        unresolved=tuple(sorted(set(unresolved))),
+        dynamic=tuple(sorted(set(dynamic))),
+        truncations=tuple(sorted(set(truncations))),
+        files=tuple(sorted(files)),
+        stats=stats,
+    )
+
+
+class UnitSurface(Protocol):
+    """What the keys other packages write stand for in one unit (keys before the unit prefix)."""
+
+    targets: dict[str, tuple[str, ...]]  # external key -> the unit's definitions and modules
+    forwards: dict[str, tuple[str, ...]]  # external key -> other packages' external keys
+    externals: dict[str, str]  # a unit definition or module -> its external key
+
+
+@cache
+def _surface_makers() -> dict[str, Callable[[str, str, Sequence[FileIndex]], UnitSurface]]:
+    """``unit_surface(root, package, indexes)`` of each module of ``projectgraph.link`` that defines
+    it, by each ecosystem of its ``SURFACE_ECOSYSTEMS``: a language whose keys are not the plain
+    ``module//name`` of a file (an npm package's exports map) gives its units' keys this way."""
+    import projectgraph.link as package
+
+    makers: dict[str, Callable[[str, str, Sequence[FileIndex]], UnitSurface]] = {}
+    for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        loaded = importlib.import_module(f"{package.__name__}.{module.name}")
+        make = getattr(loaded, "unit_surface", None)
+        for ecosystem in getattr(loaded, "SURFACE_ECOSYSTEMS", ()):
+            if make is not None:
+                makers.setdefault(ecosystem, make)
+    return makers
+
+
+def _surface(made: Any) -> UnitSurface | None:
+    make = _surface_makers().get(made.unit.ecosystem)
+    return make(made.unit.root, made.unit.package, made.indexes) if make is not None else None
+
+
+def _external_node(key: str, languages: Sequence[str]) -> Node:
+    language = languages[0] if languages else ""
+    return Node(key, "external", language=language, external=key, name=keys.last_segment(key))
+
+
+def _join(external: str, target: str) -> Edge:
+    return Edge(external, target, "calls", "package", NO_SITE)
+
+
+class _Renamer:
+    """A unit's first-party keys, paths and sites under its name; external keys stay as they are."""
+
+    def __init__(self, unit: str, outside: set[str]) -> None:
+        self.prefix = unit + keys.SEP
+        self.outside = outside
+
+    def key(self, key: str) -> str:
+        return key if key in self.outside else self.prefix + key
+
+    def path(self, path: str) -> str:
+        return self.prefix + path
+
+    def site(self, site: Site) -> Site:
+        return Site(self.prefix + site.path, site.line, site.column) if site.path else site
+
+
+def _reexports(indexes: Sequence[FileIndex], linked: Graph) -> tuple[list[Node], list[Edge]]:
+    """The unit graph's nodes and edges, with a node for each name a package ``__init__.py``
+    re-exports (``from .api import get`` in ``requests/__init__.py``: ``requests/__init__.py//get``)
+    and an ``export`` edge to what it stands for, so the short key ``requests//get`` has a
+    definition. Deeper packages first, so a chain of re-exports ends at the definition."""
+    nodes = {n.key: n for n in linked.nodes}
+    edges = list(linked.edges)
+    paths = {i.path for i in indexes}
+    inits = sorted(
+        (i for i in indexes if i.language == "python" and i.path.endswith("__init__.py")),
+        key=lambda i: (-i.path.count("/"), i.path),
+    )
+    for index in inits:
+        for imp in index.imports:
+            if imp.star or imp.name is None or imp.kind != "from":
+                continue
+            alias = imp.alias or imp.name
+            key = f"{index.path}{keys.SEP}{alias}"
+            if key in nodes or not alias.isidentifier():
+                continue
+            target = _import_target(index.path, imp.level, imp.module, imp.name, paths, nodes)
+            if target is None or (target in nodes and nodes[target].kind == "module"):
+                continue  # unknown, or a submodule: its own module key is the short key already
+            if target not in nodes:  # a name of another package: its external node
+                nodes[target] = Node(
+                    target, "external", language="python", external=target, name=keys.last_segment(target)
+                )
+            kind = nodes[target].kind if nodes[target].kind != "external" else "function"
+            nodes[key] = Node(key, kind, index.path, imp.line, imp.line, "python", name=alias, qualname=alias)
+            edges.append(Edge(key, target, "references", "export", Site(index.path, imp.line, 0)))
+    return sorted(nodes.values()), edges
+
+
+def _import_target(
+    path: str, level: int, module: str, name: str, paths: set[str], nodes: dict[str, Node]
+) -> str | None:
+    """What ``from <module> import <name>`` in the unit file ``path`` binds: a unit definition or
+    module, or the external key of another package's name; None when it is not known."""
+    if level:
+        base = posixpath.dirname(path)
+        for _ in range(level - 1):
+            base = posixpath.dirname(base)
+    else:
+        base = ""
+    stem = posixpath.join(base, *module.split(".")) if module else base
+    for candidate in (f"{stem}.py", f"{stem}/__init__.py"):
+        if candidate in paths:
+            definition = f"{candidate}{keys.SEP}{name}"
+            if definition in nodes:
+                return definition
+            for submodule in (f"{stem}/{name}.py", f"{stem}/{name}/__init__.py"):
+                if submodule in paths:
+                    return submodule
+            return None
+    if level or not module:
+        return None
+    return keys.external(module, "python", name)
+
+
+def _star_imports(indexes: Iterable[FileIndex]) -> dict[str, list[str]]:
+    """Each Python module of a unit and the unit modules it ``from ... import *``s (unit-relative)."""
+    paths = {i.path for i in indexes}
+    found: dict[str, list[str]] = {}
+    for index in indexes:
+        if index.language != "python":
+            continue
+        for imp in index.imports:
+            if not imp.star:
+                continue
+            if imp.level:
+                base = posixpath.dirname(index.path)
+                for _ in range(imp.level - 1):
+                    base = posixpath.dirname(base)
+            else:
+                base = ""
+            stem = posixpath.join(base, *imp.module.split(".")) if imp.module else base
+            for candidate in (f"{stem}.py", f"{stem}/__init__.py"):
+                if candidate in paths:
+                    found.setdefault(index.path, []).append(candidate)
+                    break
+    return found
+
+
+def _package_edges(nodes: dict[str, Node], edges: list[Edge], stars: dict[str, list[str]]) -> list[Edge]:
+    """A ``package`` edge from each external node to the unit definition(s) that give its key."""
+    by_external: dict[str, list[str]] = {}
+    for node in nodes.values():
+        if node.unit and node.external:
+            by_external.setdefault(node.external, []).append(node.key)
+    if not by_external:
+        return []
+    exports: dict[str, list[str]] = {}
+    bases: dict[str, list[str]] = {}
+    for edge in edges:
+        if edge.kind == "export":
+            exports.setdefault(edge.caller, []).append(edge.callee)
+        elif edge.relation == "extends" and edge.callee in nodes:
+            bases.setdefault(edge.caller, []).append(edge.callee)
+
+    def settle(key: str) -> list[str]:
+        """A definition followed through its export edges (a re-exported name to what it stands for)."""
+        seen = [key]
+        frontier = [key]
+        for _ in range(MAX_HOPS):
+            nxt = [t for k in frontier for t in exports.get(k, ()) if t not in seen]
+            if not nxt:
+                break
+            seen.extend(nxt)
+            frontier = nxt
+        return [k for k in seen if k not in exports] or [key]
+
+    def member(owner: str, name: str, depth: int = 0) -> list[str]:
+        """``name`` in a unit module or class: its own, a star-imported module's, a base's."""
+        if depth > MAX_HOPS:
+            return []
+        direct = f"{owner}{keys.SEP}{name}"
+        if direct in nodes:
+            return [direct]
+        found: list[str] = []
+        for inner in [*stars.get(owner, ()), *bases.get(owner, ())]:
+            for settled in settle(inner):
+                found.extend(member(settled, name, depth + 1))
+            if found:
+                return found
+        return found
+
+    package: list[Edge] = []
+    for node in list(nodes.values()):
+        if node.kind != "external":
+            continue
+        targets = by_external.get(node.key)
+        if targets is None:
+            targets = _through_prefix(node.key, by_external, settle, member)
+        for target in sorted(set(targets)):
+            relation = "imports" if nodes[target].kind == "module" else "calls"
+            package.append(Edge(node.key, target, relation, "package", NO_SITE))
+    return package
+
+
+def _through_prefix(
+    key: str,
+    by_external: dict[str, list[str]],
+    settle: Callable[[str], list[str]],
+    member: Callable[[str, str], list[str]],
+) -> list[str]:
+    """The unit definitions of an external key under the longest prefix a unit gives."""
+    parts = key.split(keys.SEP)
+    for end in range(len(parts) - 1, 0, -1):
+        owners = by_external.get(keys.SEP.join(parts[:end]))
+        if owners is None:
+            continue
+        found: list[str] = []
+        for owner in owners:
+            current = settle(owner)
+            for name in parts[end:]:
+                current = [m for c in current for s in settle(c) for m in member(s, name)]
+                if not current:
+                    break
+            found.extend(current)
+        return found
+    return []
+
+
+def unit_table(units: Sequence[Any]) -> dict[str, dict[str, Any]]:
+    """``graph.stats["units"]``: each unit's import names and whether it is part of an environment
+    (what the reach query scopes a call into a package with no definition by)."""
+    return {
+        u.unit.name: {"provides": list(u.unit.provides), "environment": bool(u.unit.environment)}
+        for u in sorted(units, key=lambda u: u.unit.name)
+    }
+
+
+def unit_names(graph: Graph) -> list[str]:
+    """The units of a graph, by name."""
+    return sorted({n.unit for n in graph.nodes if n.unit})
+
+
+__all__ = [
+    "MODULE_KEYS",
+    "UnitSurface",
+    "external_key",
+    "python_module_key",
+    "unit_names",
+    "unit_table",
+    "with_units",
+]
