@@ -348,3 +348,34 @@ def test_reach_through_the_standard_library(
     ]
     assert hops(found)[-1] == (f"{std}//net/http/client.go//setRequestCancel", "direct")
     assert not [f for f in graph.files if f.unit == std and f.path.startswith(f"{std}//cmd/")]
+
+
+def test_result_types_the_seed_tabulates(tmp_path: Path) -> None:
+    """An interface result: cha edges to the unit's implementations at their external keys; two
+    platform files with two result types, or a name the unit does not define: unknown-receiver."""
+    root = write_tree(
+        tmp_path / "app",
+        {
+            "go.mod": GO_MOD + "\nrequire example.com/plat v1.0.0\n",
+            "vendor/modules.txt": "# example.com/plat v1.0.0\n## explicit\nexample.com/plat\n",
+            "vendor/example.com/plat/plat.go": (
+                "package plat\n\ntype Doer interface{ Do() }\n\ntype disk struct{}\n\n"
+                "func (disk) Do() { spin() }\n\nfunc spin() {}\n\nfunc Pick() Doer { return disk{} }\n\n"
+                "type A struct{}\n\nfunc (A) Run() {}\n\ntype B struct{}\n\nfunc (B) Run() {}\n"
+            ),
+            "vendor/example.com/plat/open_linux.go": "package plat\n\nfunc Open() *A { return &A{} }\n",
+            "vendor/example.com/plat/open_windows.go": "package plat\n\nfunc Open() *B { return &B{} }\n",
+            "main.go": (
+                'package main\n\nimport "example.com/plat"\n\nfunc main() {\n\td := plat.Pick()\n\td.Do()\n'
+                "\to := plat.Open()\n\to.Run()\n\tplat.Missing().Run()\n}\n"
+            ),
+        },
+    )
+    graph = run(root)
+    edges = {(e.caller, e.callee, e.kind) for e in graph.edges}
+    assert ("main.go//main", "example.com//plat//Doer//Do", "member") in edges
+    assert ("main.go//main", "example.com//plat//disk//Do", "cha") in edges  # unexported, by its key
+    assert answer(graph, "example.com//plat//spin").status == "found"
+    reasons = {(u.name, u.reason) for u in graph.unresolved if u.caller == "main.go//main"}
+    assert ("Run", "unknown-receiver") in reasons  # two platform files, two types; and Missing
+    assert not any(c == "main.go//main" and k.endswith("//Run") for c, k, _ in edges)
