@@ -13,11 +13,13 @@ Conventions:
   symbols, and any key an edge goes to that no node has. A reach set is a bit set over them, a
   Python int with bit ``i`` for ``keys[i]``; components whose sets are equal share one int, and a
   stored summary lists each distinct set once (``reach_sets``, ``uncertainty_sets``).
-- A symbol's uncertainties are the unresolved sites and dynamic flags of the code it reaches, each
-  with the scope reach gives it (``projectgraph.reach.unresolved_scope``: every target, a name,
-  a key prefix); those of every search of the graph (a link limit, a file that did not index) are
-  ``every_search``. A name also concerns the targets that any definition of that name reaches: the
-  summary keeps that set per name (``names``).
+- A symbol's uncertainties are the unresolved sites and dynamic flags of the code it reaches, its
+  calls into packages whose code the graph does not hold, and the files that did not index of the
+  units it enters, each with the scope reach gives it (every target, a name, a key prefix, a
+  package's names: ``projectgraph.reach.unresolved_scope``, ``Packages.scope``). Those of every
+  search of the graph (a link limit, a project file that did not index) are ``every_search``. A
+  name also concerns the targets that any definition of that name reaches: the summary keeps that
+  set per name (``names``).
 - ``Summary.status(symbol, target)`` is the status ``reach(graph, Query((target,), (symbol,),
   SOURCES_ONLY))`` gives, for any target outside the package's own unexported code. A target that
   is (or a wildcard over) a key of the package's own code that no exported symbol has raises
@@ -27,6 +29,7 @@ Conventions:
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 import zlib
 from bisect import bisect_left
@@ -44,6 +47,7 @@ from projectgraph.reach import (
     PREFIX,
     SOURCES_ONLY,
     WALKED,
+    Packages,
     Query,
     ReachResult,
     Source,
@@ -53,13 +57,18 @@ from projectgraph.reach import (
     every_search,
     is_definition,
     reach,
+    unit_budget,
     unresolved_pending,
     unresolved_scope,
 )
 from projectgraph.reach import VERSION as REACH_VERSION
+from projectgraph.store import sqlite as sql
+from projectgraph.units import standard
 
 VERSION = 1
 """summary.VERSION: the summary format and its rules. A store of summaries keys on it."""
+
+PACKAGE = "package"  # the scope of a call into a package the graph holds no code of
 
 DEFINITION_KINDS = frozenset({"function", "method", "constructor", "class", "module"})
 
@@ -85,17 +94,40 @@ class Uncertain:
     site: Site | None
     name: str
     caller: str
-    scope: str  # everywhere | name | prefix
-    value: str = ""  # the name or the prefix
+    scope: str  # everywhere | name | prefix | package
+    value: str = ""  # the name, the prefix, or the language whose standard library a package scope has
+    tops: tuple[str, ...] = ()  # a package scope's top-level names (reach.Packages.scope)
 
     def to_json(self) -> list[Any]:
         site = list(self.site) if self.site is not None else None
-        return [self.kind, self.reason, site, self.name, self.caller, self.scope, self.value]
+        return [self.kind, self.reason, site, self.name, self.caller, self.scope, self.value, list(self.tops)]
 
     @staticmethod
     def from_json(row: Sequence[Any]) -> Uncertain:
-        kind, reason, site, name, caller, scope, value = row
-        return Uncertain(kind, reason, Site(*site) if site is not None else None, name, caller, scope, value)
+        kind, reason, site, name, caller, scope, value, tops = row
+        return Uncertain(
+            kind, reason, Site(*site) if site is not None else None, name, caller, scope, value, tuple(tops)
+        )
+
+    def concerns(self, target: Target, package_key: str | None) -> bool:
+        """Whether this uncertainty concerns the target, by its scope (a name's definitions aside).
+
+        ``package_key`` is the key a call into a package is matched by (a unit key by its external
+        key), or None for a target in the project's own files, which no package call concerns."""
+        key = target.key
+        if self.scope == PREFIX:
+            return key.startswith(self.value) or self.value.startswith(key.removesuffix("*"))
+        if self.scope == NAME:
+            return key.endswith(keys.SEP + "*") or self.value == target.last
+        if self.scope == PACKAGE:
+            if package_key is None:
+                return False
+            return (
+                self.value == "*"
+                or package_key.split(keys.SEP, 1)[0] in self.tops
+                or bool(self.value and standard.is_standard(self.value, package_key))
+            )
+        return True
 
 
 @dataclass(frozen=True)
@@ -104,7 +136,7 @@ class _View:
 
     everywhere: bool
     names: frozenset[str]
-    prefixes: tuple[str, ...]
+    scoped: tuple[Uncertain, ...]  # one of each prefix and package scope
 
 
 @dataclass(frozen=True)
@@ -113,6 +145,8 @@ class Summary:
     keys: tuple[str, ...]  # sorted; bit i of a reach set is keys[i]
     aliases: tuple[tuple[str, int], ...]  # (external key, bit) of a known node whose key differs
     own: tuple[str, ...]  # first segments of the package's own keys (file paths, the unit name)
+    project_paths: tuple[str, ...]  # the graph's files of no unit: a package call never reaches them
+    exports: tuple[tuple[int, tuple[int, ...]], ...]  # a unit node's bit -> what its re-export stands for
     uncertainties: tuple[Uncertain, ...]  # bit j of an uncertainty set is uncertainties[j]
     every_search: tuple[Uncertain, ...]
     reach_sets: tuple[int, ...]
@@ -135,7 +169,16 @@ class Summary:
         return "not-found" if mask else "no-such-target"
 
     def reaches(self, symbol: str) -> list[str]:
-        """The summary's keys that ``symbol`` reaches (the external ones, and exported symbols)."""
+        """The external keys ``symbol`` reaches: what the package's dependencies give."""
+        symbols = self.symbols
+        return [key for key in self._reached(symbol) if key not in symbols]
+
+    def symbols_reached(self, symbol: str) -> list[str]:
+        """The exported symbols ``symbol`` reaches (itself included)."""
+        symbols = self.symbols
+        return [key for key in self._reached(symbol) if key in symbols]
+
+    def _reached(self, symbol: str) -> list[str]:
         return _members(self.reach_sets[self._symbol(symbol)[0]], self.keys)
 
     def uncertainties_of(self, symbol: str) -> list[Uncertain]:
@@ -197,6 +240,10 @@ class Summary:
             if not (name.startswith(prefix) if wildcard else name == key):
                 break
             mask |= 1 << bit
+        for bit, closure in self.exports:
+            if mask >> bit & 1:
+                for other in closure:
+                    mask |= 1 << other
         self._targets[key] = (mask, exact)
         return mask, exact
 
@@ -208,10 +255,11 @@ class Summary:
         view = self._views.get(uncertainty_set)
         if view is None:
             members = _members(self.uncertainty_sets[uncertainty_set], self.uncertainties)
+            scoped = {(u.scope, u.value, u.tops): u for u in members if u.scope in (PREFIX, PACKAGE)}
             view = _View(
                 any(u.scope == EVERYWHERE for u in members),
                 frozenset(u.value for u in members if u.scope == NAME),
-                tuple(sorted({u.value for u in members if u.scope == PREFIX})),
+                tuple(scoped[where] for where in sorted(scoped)),
             )
             self._views[uncertainty_set] = view
         return view
@@ -231,8 +279,24 @@ class Summary:
                 for name in view.names:
                     if self.reach_sets[self.names[name]] >> bit & 1:
                         return True
-        under = key.removesuffix("*")
-        return any(key.startswith(prefix) or prefix.startswith(under) for prefix in view.prefixes)
+        package_key = self._package_key(key, bit)
+        return any(u.concerns(target, package_key) for u in view.scoped)
+
+    def _package_key(self, key: str, bit: int | None) -> str | None:
+        """What a call into a package matches a target by (reach's ``_into_packages``)."""
+        unit, rest = keys.split_unit(key)
+        if unit:
+            external = self._externals.get(bit) if bit is not None else None
+            return external or rest
+        return None if key.split(keys.SEP, 1)[0] in self._project_paths else key
+
+    @cached_property
+    def _externals(self) -> dict[int, str]:
+        return {bit: external for external, bit in self.aliases}
+
+    @cached_property
+    def _project_paths(self) -> frozenset[str]:
+        return frozenset(self.project_paths)
 
     # ---- forms --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -243,6 +307,8 @@ class Summary:
             "keys": list(self.keys),
             "aliases": [list(alias) for alias in self.aliases],
             "own": list(self.own),
+            "project_paths": list(self.project_paths),
+            "exports": [[bit, list(closure)] for bit, closure in self.exports],
             "uncertainties": [u.to_json() for u in self.uncertainties],
             "every_search": [u.to_json() for u in self.every_search],
             "reach_sets": [format(s, "x") for s in self.reach_sets],
@@ -259,6 +325,8 @@ class Summary:
             keys=tuple(data["keys"]),
             aliases=tuple((key, bit) for key, bit in data["aliases"]),
             own=tuple(data["own"]),
+            project_paths=tuple(data["project_paths"]),
+            exports=tuple((bit, tuple(closure)) for bit, closure in data["exports"]),
             uncertainties=tuple(Uncertain.from_json(row) for row in data["uncertainties"]),
             every_search=tuple(Uncertain.from_json(row) for row in data["every_search"]),
             reach_sets=tuple(int(s, 16) for s in data["reach_sets"]),
@@ -287,7 +355,7 @@ class Summary:
             "symbols": [
                 {
                     "symbol": symbol,
-                    "reaches": _members(self.reach_sets[sets[0]], self.keys),
+                    "reaches": self.reaches(symbol),
                     "uncertainties": [
                         _uncertain_json(u)
                         for u in _members(self.uncertainty_sets[sets[1]], self.uncertainties)
@@ -307,6 +375,17 @@ def versions() -> dict[str, int]:
         "reach": REACH_VERSION,
         "summary": VERSION,
     }
+
+
+def save(connection: sqlite3.Connection, summary: Summary) -> None:
+    """Store a summary in a project store, keyed by its unit and the versions it was built with."""
+    sql.write_summary(connection, summary.unit, summary.versions, summary.dumps())
+
+
+def load(connection: sqlite3.Connection, unit: str) -> Summary | None:
+    """The stored summary of ``unit`` built under the current versions, or None."""
+    data = sql.read_summary(connection, unit, versions())
+    return Summary.loads(data) if data is not None else None
 
 
 def _uncertain_json(u: Uncertain) -> dict[str, Any]:
@@ -364,9 +443,10 @@ def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) ->
 
     # every key a search can meet, numbered: the nodes, the ends of the walked edges, the callers
     # of unresolved sites and dynamic flags; the walked edges as successor lists
+    out = graph.out_edges
     walked = [
         (caller, sorted({e[1] for e in edges if e[2] in WALKED or e[3] == "package"}))
-        for caller, edges in graph.out_edges.items()
+        for caller, edges in out.items()
     ]
     number: dict[str, int] = {}
     for key in (
@@ -386,6 +466,23 @@ def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) ->
     known = {n.key for n in graph.nodes if n.kind == "external" or n.external}
     known.update(chosen)
     known.update(callee for _, callees in walked for callee in callees if callee not in nodes)
+    # a target that matches a unit's node matches what its re-export stands for (export edges)
+    export_closures: dict[str, list[str]] = {}
+    for key in sorted(known):
+        node = nodes.get(key)
+        if node is None or not node.unit:
+            continue
+        closure: dict[str, None] = {}
+        queue = [key]
+        while queue:
+            for edge in out.get(queue.pop(), ()):
+                if edge.kind == "export" and edge.callee != key and edge.callee not in closure:
+                    closure[edge.callee] = None
+                    queue.append(edge.callee)
+        if closure:
+            export_closures[key] = list(closure)
+    for closure_keys in export_closures.values():
+        known.update(closure_keys)
     known_keys = tuple(sorted(known))
     bit_of = {key: bit for bit, key in enumerate(known_keys)}
     aliases = tuple(
@@ -403,6 +500,30 @@ def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) ->
     for flag in graph.dynamic:
         own_uncertain[number[flag.caller]] |= 1 << len(uncertainties)
         uncertainties.append(Uncertain(*dynamic_pending(flag), *dynamic_scope(flag)))
+    # a call into a package whose code the graph does not hold (an external node no package edge
+    # leaves) concerns what that package can reach; a file of a unit that did not index, every
+    # search that enters the unit
+    packages: Packages | None = None
+    budgets: dict[str, int] = {}
+    for node in graph.nodes:
+        if node.unit:
+            bits = budgets.get(node.unit)
+            if bits is None:
+                bits = budgets[node.unit] = 0
+                for pending in unit_budget(graph, {node.unit}):
+                    bits |= 1 << len(uncertainties)
+                    uncertainties.append(Uncertain(*pending, EVERYWHERE))
+                budgets[node.unit] = bits
+            own_uncertain[number[node.key]] |= bits
+        elif node.kind == "external" and not any(e[3] == "package" for e in out.get(node.key, ())):
+            packages = packages or Packages(graph)
+            scope = packages.scope(node, number)
+            if scope is None:
+                continue
+            reason = f"no-dependency-source: {node.key} (no unit gives its code)"
+            pending = ("unresolved-call", reason, None, node.name, node.key)
+            own_uncertain[number[node.key]] |= 1 << len(uncertainties)
+            uncertainties.append(Uncertain(*pending, PACKAGE, scope[1], tuple(sorted(scope[0]))))
 
     components, component_of = _components(successors)
     reach_of: list[int] = []
@@ -450,6 +571,11 @@ def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) ->
         keys=known_keys,
         aliases=aliases,
         own=own,
+        project_paths=tuple(sorted({f.path for f in graph.files if not f.unit})),
+        exports=tuple(
+            (bit_of[key], tuple(sorted(bit_of[k] for k in closure)))
+            for key, closure in sorted(export_closures.items())
+        ),
         uncertainties=tuple(uncertainties),
         every_search=every,
         reach_sets=tuple(reach_table),

@@ -21,6 +21,7 @@ from projectgraph.cli import (
     search,
     serve,
     status,
+    summary,
     symbol,
     sync,
     watch,
@@ -39,7 +40,7 @@ def main() -> None:
     """The call graph of a whole project, with honest reach answers."""
 
 
-for _module in (index, graph, reach, symbol, impact, path, hierarchy, cycles, search, status):
+for _module in (index, graph, reach, symbol, impact, path, hierarchy, cycles, search, status, summary):
     main.add_command(_module.command)
 main.add_command(callers_module.callers)
 main.add_command(callers_module.callees)

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from projectgraph.fileindex import CODEC, FileIndex, Key
 from projectgraph.graph import Dynamic, Edge, FileEntry, Graph, Node, Root, Site, Truncation, Unresolved
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
@@ -164,6 +164,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
            ) WITHOUT ROWID""",
         "CREATE INDEX dynamic_caller ON dynamic(caller)",
         "CREATE INDEX roots_node ON roots(node)",
+    ),
+    (
+        # 4 -> 5: per-package summaries (projectgraph.summary), one per unit and versions of the
+        # index, link, search and summary rules: a bump of any of them misses.
+        """CREATE TABLE summaries (
+               unit TEXT NOT NULL,
+               fileindex INTEGER NOT NULL,
+               graph INTEGER NOT NULL,
+               reach INTEGER NOT NULL,
+               summary INTEGER NOT NULL,
+               data BLOB NOT NULL,
+               written_at REAL NOT NULL,
+               PRIMARY KEY (unit, fileindex, graph, reach, summary)
+           ) WITHOUT ROWID""",
     ),
 )
 
@@ -999,3 +1013,25 @@ def nodes_named(connection: sqlite3.Connection, text: str, limit: int) -> list[t
 
 def has_graph(connection: sqlite3.Connection) -> bool:
     return connection.execute("SELECT 1 FROM runs LIMIT 1").fetchone() is not None
+
+
+_SUMMARY_VERSIONS = ("fileindex", "projectgraph", "reach", "summary")
+
+
+def write_summary(connection: sqlite3.Connection, unit: str, versions: dict[str, int], data: bytes) -> None:
+    """Keep a unit's summary (its compact form) under the versions it was built with."""
+    connection.execute(
+        "INSERT OR REPLACE INTO summaries(unit, fileindex, graph, reach, summary, data, written_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (unit, *(versions[name] for name in _SUMMARY_VERSIONS), data, time.time()),
+    )
+
+
+def read_summary(connection: sqlite3.Connection, unit: str, versions: dict[str, int]) -> bytes | None:
+    """A unit's stored summary for exactly these versions, or None."""
+    row = connection.execute(
+        "SELECT data FROM summaries WHERE unit = ? AND fileindex = ? AND graph = ? AND reach = ? "
+        "AND summary = ?",
+        (unit, *(versions[name] for name in _SUMMARY_VERSIONS)),
+    ).fetchone()
+    return bytes(row[0]) if row is not None else None

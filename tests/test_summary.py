@@ -1,0 +1,323 @@
+"""Per-package summaries (projectgraph.summary): the components of a small package with a cycle,
+dynamic flags and unresolved sites (``tests/fixtures/summary/<case>/``), the compact form and the
+store, the CLI, and the property that matters: for every exported symbol of real packages (from this
+test environment, and installed from PyPI in the setup) and targets of every kind, ``Summary.status``
+equals a reach query from the symbol."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import FIXTURES
+from projectgraph import summary
+from projectgraph.cli import main
+from projectgraph.graph import Graph, Site
+from projectgraph.pipeline import build_graph
+from projectgraph.reach import SOURCES_ONLY, Query, Source, Target, reach
+from projectgraph.store.sqlite import SqliteStore
+
+CASES = FIXTURES / "summary"
+SITE_PACKAGES = Path(yaml.__file__).parent.parent
+
+
+def package_graph(tmp: Path, *folders: Path) -> Graph:
+    """The graph of installed package folders copied under ``tmp`` and linked as one project."""
+    for folder in folders:
+        shutil.copytree(folder, tmp / folder.name, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    return build_graph(tmp).graph
+
+
+def fixture_graph(tmp: Path, case: str) -> Graph:
+    root = tmp / case
+    shutil.copytree(CASES / case, root, ignore=shutil.ignore_patterns("README.md"))
+    return build_graph(root).graph
+
+
+def searched(graph: Graph, symbol: str, targets: list[str]) -> dict[str, str]:
+    """What reach says from ``symbol`` alone, per target."""
+    results = reach(graph, Query(tuple(Target.by_key(t) for t in targets), (Source(symbol),), SOURCES_ONLY))
+    return {r.target: r.status for r in results}
+
+
+def targets_of(graph: Graph, most: int = 12) -> list[str]:
+    """Targets of every kind: external keys (``most`` of them, evenly spread), a wildcard over each
+    external head, the last name of unresolved sites under a package nobody has, keys nobody has."""
+    externals = sorted(n.key for n in graph.nodes if n.kind == "external")
+    heads = sorted({key.split("//")[0] for key in externals})
+    names = sorted({u.name for u in graph.unresolved if u.name})
+    return [
+        *externals[:: max(1, len(externals) // most)],
+        *(f"{head}//*" for head in heads[:: max(1, len(heads) // most)]),
+        *(f"{key}//*" for key in externals[1 :: max(1, len(externals) // 5)]),
+        *(f"nosuch//{name}" for name in names[:: max(1, len(names) // most)]),
+        "nosuch//thing",
+        "nosuch//*",
+    ]
+
+
+# ---- a small package: components, flags, unresolved sites -----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cycles(tmp_path_factory: pytest.TempPathFactory) -> Graph:
+    return fixture_graph(tmp_path_factory.mktemp("summary"), "cycles")
+
+
+def test_the_exported_symbols_are_the_public_definitions(cycles: Graph) -> None:
+    built = summary.build(cycles)
+    assert list(built.symbols) == [
+        "pkg/__init__.py",
+        "pkg/core.py",
+        "pkg/core.py//ping",
+        "pkg/core.py//pong",
+        "pkg/core.py//start",
+        "pkg/tools.py",
+        "pkg/tools.py//Helper",
+        "pkg/tools.py//Helper//frobnicate",
+        "pkg/tools.py//Helper//tidy",
+        "pkg/tools.py//call_it",
+        "pkg/tools.py//load_plugin",
+        "pkg/tools.py//run_code",
+    ]
+    with pytest.raises(summary.UnknownSymbolError, match="_quiet"):
+        built.status("pkg/core.py//_quiet", "json//dumps")
+
+
+def test_a_cycle_is_one_component_and_its_members_share_one_set(cycles: Graph) -> None:
+    built = summary.build(cycles)
+    assert built.symbols["pkg/core.py//ping"] == built.symbols["pkg/core.py//pong"]
+    assert built.reaches("pkg/core.py//ping") == ["json//dumps"]
+    assert built.reaches("pkg/core.py//start") == ["json//dumps", "os//path//join"]
+    assert built.symbols_reached("pkg/core.py//start") == [
+        "pkg/core.py//ping",
+        "pkg/core.py//pong",
+        "pkg/core.py//start",
+    ]
+    assert built.stats["largest_component"] >= 2
+    assert built.status("pkg/core.py//start", "json//dumps") == "found"
+    assert (
+        built.status("pkg/core.py//pong", "os//path//join")
+        == searched(cycles, "pkg/core.py//pong", ["os//path//join"])["os//path//join"]
+    )
+
+
+def test_flags_and_unresolved_sites_keep_their_scope(cycles: Graph) -> None:
+    built = summary.build(cycles)
+    scopes = {(u.caller, u.kind, u.scope, u.value) for u in built.uncertainties}
+    assert ("pkg/tools.py//run_code", "dynamic-flag", "everywhere", "") in scopes
+    assert ("pkg/tools.py//load_plugin", "dynamic-flag", "prefix", "plugins") in scopes
+    assert ("pkg/tools.py//call_it", "unresolved-call", "name", "frobnicate") in scopes
+    # eval: anything can run
+    assert built.status("pkg/tools.py//run_code", "nosuch//thing") == "uncertain"
+    # a computed import under plugins concerns the targets under it, and those only
+    assert built.status("pkg/tools.py//load_plugin", "plugins//extra//run") == "uncertain"
+    assert built.status("pkg/tools.py//load_plugin", "plugins//*") == "uncertain"
+    assert built.status("pkg/tools.py//load_plugin", "nosuch//thing") == "no-such-target"
+    # an unknown receiver's method concerns the targets of its name
+    assert built.status("pkg/tools.py//call_it", "nosuch//frobnicate") == "uncertain"
+    assert built.status("pkg/tools.py//call_it", "subprocess//run") == "found"
+    flags = [u for u in built.uncertainties_of("pkg/tools.py//run_code") if u.kind == "dynamic-flag"]
+    assert [(u.caller, u.reason, u.site) for u in flags] == [
+        ("pkg/tools.py//run_code", "eval", Site("pkg/tools.py", 19, 11))
+    ]
+
+
+def test_a_target_in_the_packages_own_unexported_code_is_refused(cycles: Graph) -> None:
+    built = summary.build(cycles)
+    with pytest.raises(summary.OutsideSummaryError):
+        built.status("pkg/core.py//start", "pkg/core.py//_quiet")
+    with pytest.raises(summary.OutsideSummaryError):
+        built.status("pkg/core.py//start", "pkg/core.py//*")
+    # an exported symbol is a key of the summary
+    assert built.status("pkg/core.py//start", "pkg/core.py//pong") == "found"
+    assert built.status("pkg/core.py//ping", "pkg/core.py//start") == "not-found"
+
+
+def test_the_fixture_answers_as_reach_does(cycles: Graph) -> None:
+    built = summary.build(cycles)
+    targets = [*targets_of(cycles), "plugins//x", "plugins//*", "nosuch//go", "pkg/core.py//ping"]
+    for symbol in built.symbols:
+        expected = searched(cycles, symbol, targets)
+        assert {t: built.status(symbol, t) for t in targets} == expected, symbol
+
+
+def test_the_path_is_one_search(cycles: Graph) -> None:
+    built = summary.build(cycles)
+    result = built.path(cycles, "pkg/core.py//start", "json//dumps")
+    assert result.status == "found"
+    assert [hop.key for hop in result.path] == ["pkg/core.py//start", "pkg/core.py//ping", "json//dumps"]
+
+
+# ---- forms and the store ---------------------------------------------------------------------------
+
+
+def test_the_compact_form_round_trips(cycles: Graph) -> None:
+    built = summary.build(cycles, unit="pypi:pkg@1.0")
+    again = summary.Summary.loads(built.dumps())
+    assert again == built
+    assert summary.Summary.from_json(json.loads(json.dumps(built.to_json()))) == built
+    assert again.versions == summary.versions()
+    assert again.status("pkg/core.py//start", "json//dumps") == "found"
+
+
+def test_the_store_keeps_a_summary_per_unit_and_versions(
+    cycles: Graph, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = summary.build(cycles, unit="pypi:pkg@1.0")
+    store = SqliteStore(tmp_path / "graph.db")
+    try:
+        assert summary.load(store.connection, "pypi:pkg@1.0") is None
+        summary.save(store.connection, built)
+        assert summary.load(store.connection, "pypi:pkg@1.0") == built
+        assert summary.load(store.connection, "pypi:other@1.0") is None
+        # a bump of the summary rules (or of the index, link or search rules) misses
+        monkeypatch.setattr(summary, "VERSION", summary.VERSION + 1)
+        assert summary.load(store.connection, "pypi:pkg@1.0") is None
+    finally:
+        store.close()
+
+
+# ---- the CLI ---------------------------------------------------------------------------------------
+
+
+def test_cli_summary_of_a_folder(tmp_path: Path) -> None:
+    root = tmp_path / "cycles"
+    shutil.copytree(CASES / "cycles", root, ignore=shutil.ignore_patterns("README.md"))
+    result = CliRunner().invoke(main, ["summary", str(root), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    expected = summary.build(build_graph(root).graph, unit=report["unit"]).report()
+    report["stats"].pop("seconds")
+    expected["stats"].pop("seconds")
+    assert report == json.loads(json.dumps(expected))
+    text = CliRunner().invoke(main, ["summary", str(root)])
+    assert text.exit_code == 0
+    lines = text.stdout.splitlines()
+    assert lines[0] == "cycles: 12 symbols, 23 components, 0 uncertainties of every search"
+    start = next(s for s in report["symbols"] if s["symbol"] == "pkg/core.py//start")
+    assert f"pkg/core.py//start: 2 external keys, {len(start['uncertainties'])} uncertainties" in lines
+    assert len(lines) == 13
+
+
+def test_cli_summary_of_nothing_is_a_usage_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["summary", str(tmp_path / "nope")])
+    assert result.exit_code == 2
+    assert "no unit or folder" in result.stderr
+
+
+# ---- the property: Summary.status equals reach, on real packages --------------------------------------
+
+
+@pytest.fixture(scope="session")
+def from_pypi(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """requests and jinja2 (with their dependencies' folders), installed from PyPI into a folder."""
+    target = tmp_path_factory.mktemp("pypi")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--target",
+            str(target),
+            "requests",
+            "jinja2",
+            "urllib3",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"pip could not install from PyPI: {done.stderr.strip()[-300:]}")
+    return target
+
+
+REAL = {
+    "yaml": lambda pypi: [SITE_PACKAGES / "yaml"],
+    "mcp": lambda pypi: [SITE_PACKAGES / "mcp"],
+    "pydantic": lambda pypi: [SITE_PACKAGES / "pydantic"],
+    "requests": lambda pypi: [pypi / "requests"],
+    "jinja2": lambda pypi: [pypi / "jinja2"],
+}
+
+
+@pytest.fixture(scope="module", params=sorted(REAL))
+def real(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Graph, summary.Summary]:
+    name = request.param
+    pypi = request.getfixturevalue("from_pypi") if name in ("requests", "jinja2") else Path()
+    graph = package_graph(tmp_path_factory.mktemp(name), *REAL[name](pypi))
+    return graph, summary.build(graph, unit=name)
+
+
+def test_every_exported_symbol_answers_as_reach_does(real: tuple[Graph, summary.Summary]) -> None:
+    graph, built = real
+    if built.unit == "pydantic":
+        pytest.skip("a search per symbol takes 45 s on pydantic: the drawn property covers it")
+    targets = targets_of(graph)
+    assert len(built.symbols) > 50
+    wrong = []
+    for symbol in built.symbols:
+        expected = searched(graph, symbol, targets)
+        for target in targets:
+            got = built.status(symbol, target)
+            if got != expected[target]:
+                wrong.append((symbol, target, got, expected[target]))
+    assert wrong == []
+
+
+def _keys(graph: Graph) -> st.SearchStrategy[str]:
+    """Target keys drawn from the package's vocabulary: its external keys and their prefixes, the
+    names its unresolved sites call, and names nobody has, as exact keys and wildcards."""
+    externals = sorted(n.key for n in graph.nodes if n.kind == "external")
+    names = sorted({u.name for u in graph.unresolved if u.name} | {n.name for n in graph.nodes if n.name})
+    segments = [s for key in externals for s in key.split("//")]
+    word = st.sampled_from(sorted({*names, *segments, "zz", "x"}))
+    prefix = (
+        st.sampled_from(externals)
+        .map(lambda k: k.split("//"))
+        .flatmap(lambda parts: st.integers(1, len(parts)).map(lambda n: "//".join(parts[:n])))
+    )
+    exact = st.one_of(
+        st.sampled_from(externals),
+        st.tuples(prefix, word).map("//".join),
+        st.lists(word, min_size=1, max_size=3).map("//".join),
+    )
+    return st.one_of(exact, exact.map(lambda k: k + "//*"))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_summary_status_is_reach_from_the_symbol(
+    real: tuple[Graph, summary.Summary], data: st.DataObject
+) -> None:
+    graph, built = real
+    symbol = data.draw(st.sampled_from(sorted(built.symbols)), label="symbol")
+    targets = data.draw(st.lists(_keys(graph), min_size=1, max_size=8, unique=True), label="targets")
+    expected = searched(graph, symbol, targets)
+    for target in targets:
+        if target.split("//")[0] in built.own and target not in built.symbols:
+            # the package's own unexported code: the summary refuses rather than guesses
+            with pytest.raises(summary.OutsideSummaryError):
+                built.status(symbol, target)
+        else:
+            assert built.status(symbol, target) == expected[target], (symbol, target)
+
+
+def test_the_real_summaries_round_trip(real: tuple[Graph, summary.Summary]) -> None:
+    _graph, built = real
+    assert summary.Summary.loads(built.dumps()) == built
