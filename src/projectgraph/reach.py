@@ -98,6 +98,7 @@ class Query:
     mode: str = SOURCES_AND_ROOTS
     max_depth: int = 0  # 0: no cap
     deadline: float | None = None  # seconds
+    unit_sources: bool = False  # a source may be a definition of a unit (a search of a unit's graph)
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,9 @@ def reach(graph: Graph, query: Query) -> list[ReachResult]:
     bad = [
         s.key
         for s in query.sources
-        if s.key not in nodes or nodes[s.key].kind == "external" or nodes[s.key].unit
+        if s.key not in nodes
+        or nodes[s.key].kind == "external"
+        or (nodes[s.key].unit and not query.unit_sources)
     ]
     if bad:
         raise UnknownSourceError(
