@@ -39,7 +39,7 @@ from typing import Any
 from projectgraph import keys as keys_module
 from projectgraph.fileindex import FileIndex
 from projectgraph.gcpause import paused_gc
-from projectgraph.graph import VERSION, Dynamic, Edge, FileEntry, Graph, Node, Unresolved, strongest
+from projectgraph.graph import VERSION, Dynamic, Edge, FileEntry, Graph, Node, Root, Unresolved, strongest
 from projectgraph.link import (
     _INCOMPLETE,
     DEFAULT_MAX_EDGES,
@@ -51,7 +51,7 @@ from projectgraph.link import (
 from projectgraph.link import python as py
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value, module_node, node_for
 from projectgraph.manifests import EntryPoint, Manifests, read_manifests
-from projectgraph.roots import find
+from projectgraph.roots import entry_roots, fallback_roots, file_roots, merge_rules, with_fallback
 
 Key = tuple[Any, ...]
 Unit = tuple[str, str]  # (pass, path)
@@ -597,10 +597,23 @@ class LinkState:
         for site in set(self.by_site) | set(self.other_sites):
             self.final_by_site[site] = self._strongest_at(site)
         self.edges: list[Edge] = sorted(e for edges in self.final_by_site.values() for e in edges)
-        self.unresolved_sorted: list[Unresolved] = sorted(set(others.unresolved) | set(self.unresolved))
-        self.dynamic_sorted: list[Dynamic] = sorted(set(others.dynamic) | set(self.dynamic))
-        self.graph: Graph | None = None
+        self.other_unresolved = set(others.unresolved)
+        self.other_dynamic = set(others.dynamic)
+        self.unresolved_sorted: list[Unresolved] = sorted(self.other_unresolved | set(self.unresolved))
+        self.dynamic_sorted: list[Dynamic] = sorted(self.other_dynamic | set(self.dynamic))
         self.relinked_units = 0
+        self.python_nodes: dict[str, list[Node]] = {}
+        self.before_nodes: dict[str, Node] = {}
+        for node in others.nodes_before:
+            self.before_nodes.setdefault(node.key, node)
+        self.after_nodes: dict[str, Node] = {}
+        for node in others.nodes_after:
+            self.after_nodes.setdefault(node.key, node)
+        self.node_map: dict[str, Node] = {}
+        self.nodes_sorted: list[Node] = []
+        self.active_rules = merge_rules(options.rules)
+        self.file_roots: dict[str, tuple[FileIndex, set[Root], set[Root]]] = {}
+        self.gave_up = ""  # why the last relink gave up ("" when it did not)
 
     # ---- pieces -------------------------------------------------------------------------
     def _inputs(self, pyfile: py._File) -> dict[Unit, Any]:
@@ -665,26 +678,19 @@ class LinkState:
             found = self.__dict__["_after_cache"] = set(self.others.edges_after)
         return found
 
-    def graph_of(self, entries: tuple[FileEntry, ...]) -> Graph:
-        """The graph as ``link.build`` gives it, from the units' outputs."""
+    def _all_nodes(self, entries: tuple[FileEntry, ...]) -> dict[str, Node]:
+        """Every node, as ``link.build`` keeps them (the first asked for a key wins)."""
         linker = self.linker
         others = self.others
         nodes: dict[str, Node] = {}
         for node in others.nodes_before:
             nodes.setdefault(node.key, node)
-        for path, pyfile in linker.files.items():
-            nodes.setdefault(path, module_node(path, py._LANGUAGE, 0))
-            for info in pyfile.defs.values():
-                nodes.setdefault(info.key, node_for(info))
+        for path in linker.files:
+            for node in self._file_nodes(path):
+                nodes.setdefault(node.key, node)
         for key in sorted(self.externals):
             if key not in nodes:
-                nodes[key] = Node(
-                    key=key,
-                    kind="external",
-                    language=py._LANGUAGE,
-                    external=key,
-                    name=keys_module.last_segment(key),
-                )
+                nodes[key] = _python_external(key)
         for node in others.nodes_after:
             nodes.setdefault(node.key, node)
         for index in self.indexes.values():
@@ -693,23 +699,78 @@ class LinkState:
         for entry in entries:
             if entry.status in ("failed", "missing"):
                 nodes.setdefault(entry.path, module_node(entry.path, entry.language))
-        ordered = [self.indexes[p] for p in sorted(self.indexes)]
-        root_set = find(
-            ordered,
-            self.manifests,
-            self._resolve_entry,
-            self.options.test_paths,
-            self.options.rules,
-            self._handler_refs,
-        )
+        return nodes
+
+    def _file_nodes(self, path: str) -> list[Node]:
+        found = self.python_nodes.get(path)
+        if found is None:
+            pyfile = self.linker.files[path]
+            found = [module_node(path, py._LANGUAGE, 0), *(node_for(info) for info in pyfile.defs.values())]
+            self.python_nodes[path] = found
+        return found
+
+    def _node_of(self, key: str) -> Node | None:
+        """The node of one key that only Python files or Python externals can have changed."""
+        node = self.before_nodes.get(key)
+        if node is not None:
+            return node
+        path = key.partition("//")[0]
+        if path in self.linker.files:
+            for node in self._file_nodes(path):
+                if node.key == key:
+                    return node
+        if self.externals.get(key, 0) > 0:
+            return _python_external(key)
+        return self.after_nodes.get(key)
+
+    def _patch_nodes(self, keys: set[str]) -> None:
+        nodes = self.nodes_sorted
+        for key in keys:
+            old = self.node_map.get(key)
+            new = self._node_of(key)
+            if old == new:
+                continue
+            if old is not None:
+                del nodes[bisect_left(nodes, old)]
+                del self.node_map[key]
+            if new is not None:
+                insort(nodes, new)
+                self.node_map[key] = new
+
+    def _roots(self) -> Any:
+        active = self.active_rules
+        deps = self.manifests.dependencies
+        test_paths = self.options.test_paths
+        found = entry_roots(active, self.manifests, self._resolve_entry)
+        fallbacks = []
+        for path in sorted(self.indexes):
+            index = self.indexes[path]
+            kept = self.file_roots.get(path)
+            if kept is None or kept[0] is not index:
+                kept = (
+                    index,
+                    file_roots(active, index, deps, test_paths, self._handler_refs),
+                    fallback_roots(index, test_paths),
+                )
+                self.file_roots[path] = kept
+            found |= kept[1]
+            fallbacks.append(kept[2])
+        return with_fallback(found, fallbacks)
+
+    def graph_of(self, entries: tuple[FileEntry, ...]) -> Graph:
+        """The graph as ``link.build`` gives it, from the units' outputs."""
+        if not self.node_map:
+            self.node_map = self._all_nodes(entries)
+            self.nodes_sorted = sorted(self.node_map.values())
+        root_set = self._roots()
         edges = self.edges
         max_edges = self.options.max_edges or DEFAULT_MAX_EDGES
-        if len(edges) > max_edges or others.truncations:
+        if len(edges) > max_edges or self.others.truncations:
             raise _GiveUp("truncated")
         stats = {
             "version": VERSION,
             "files": len(entries),
-            "nodes": len(nodes),
+            "nodes": len(self.nodes_sorted),
             "edges": len(edges),
             "unresolved": len(self.unresolved_sorted),
             "roots": len(root_set.roots),
@@ -718,7 +779,7 @@ class LinkState:
             "manifest_problems": list(self.manifests.problems),
         }
         return Graph(
-            nodes=tuple(sorted(nodes.values())),
+            nodes=tuple(self.nodes_sorted),
             edges=tuple(edges),
             roots=root_set.roots,
             unresolved=tuple(self.unresolved_sorted),
@@ -749,10 +810,12 @@ class LinkState:
     def relink(self, indexes: Sequence[FileIndex], entries: tuple[FileEntry, ...]) -> Graph | None:
         """The graph of ``indexes`` (the same files as the state's, some of them changed), or None
         when the change is not one this state can follow (then link in full)."""
+        self.gave_up = ""
         try:
             with paused_gc(keep=True):
                 return self._relink(indexes, entries)
-        except _GiveUp:
+        except _GiveUp as reason:
+            self.gave_up = str(reason)
             return None
 
     def _relink(self, indexes: Sequence[FileIndex], entries: tuple[FileEntry, ...]) -> Graph:
@@ -766,6 +829,7 @@ class LinkState:
         # the changed keys, the new files in the linker's tables
         dirty: set[Key] = set()
         old_files = {p: linker.files[p] for p in changed}
+        classes: list[str] = []
         for path in changed:
             pyfile = linker.new_file(new[path])
             if pyfile is None or pyfile.module != old_files[path].module:
@@ -773,6 +837,9 @@ class LinkState:
             fresh = surface(pyfile)
             dirty |= changed_keys(self.surfaces[path], fresh)
             self.surfaces[path] = fresh
+            classes.extend(
+                info.key for f in (old_files[path], pyfile) for info in f.defs.values() if info.is_class
+            )
             linker.files[path] = pyfile
             for key in [k for k in linker._structure_keys if k[0] == path]:
                 del linker._structure_keys[key]
@@ -790,7 +857,7 @@ class LinkState:
                     raise _GiveUp(f"{unit} input changed")
             self.inputs.update(fresh_inputs)
         # answers that read a changed key are forgotten; subclasses follow the new bases
-        self._invalidate(dirty, changed)
+        self._invalidate(dirty, changed, classes)
         for unit in self.order:
             if unit[0] in _PHASES and not dirty.isdisjoint(linker.unit_deps[unit]):
                 raise _GiveUp(f"{unit} read a changed key")
@@ -800,12 +867,20 @@ class LinkState:
             if unit[0] in ("L", "E") and (unit[1] in changed or not dirty.isdisjoint(linker.unit_deps[unit]))
         ]
         touched: set[str] = set()
+        node_keys: set[str] = set()
+        for path in changed:
+            node_keys.update(node.key for node in self.python_nodes.pop(path, ()))
+            node_keys.update(node.key for node in self._file_nodes(path))
+        sites: set[Any] = set()  # unresolved sites and dynamic flags whose count changed
         for unit in rerun:
             old = linker.outputs[unit]
             touched |= self._unindex_unit(unit)
             self.externals.subtract(old.externals)
+            node_keys |= old.externals
             self.unresolved.subtract(set(old.unresolved))
             self.dynamic.subtract(set(old.dynamic))
+            sites.update(old.unresolved)
+            sites.update(old.dynamic)
             pyfile = linker.files[unit[1]]
             if unit[0] == "L":
                 linker._run_unit(unit, lambda f=pyfile: linker._link_file(f))  # type: ignore[misc]
@@ -815,14 +890,23 @@ class LinkState:
             self._index_unit(unit)
             touched |= set(self.unit_sites[unit])
             self.externals.update(output.externals)
+            node_keys |= output.externals
             self.unresolved.update(set(output.unresolved))
             self.dynamic.update(set(output.dynamic))
+            sites.update(output.unresolved)
+            sites.update(output.dynamic)
         self.externals = +self.externals
         self._patch_edges(touched)
+        self._patch_nodes(node_keys)
         self.unresolved = +self.unresolved
         self.dynamic = +self.dynamic
-        self.unresolved_sorted = sorted(set(self.others.unresolved) | set(self.unresolved))
-        self.dynamic_sorted = sorted(set(self.others.dynamic) | set(self.dynamic))
+        for site in sites:
+            if isinstance(site, Unresolved):
+                _patch_sorted(
+                    self.unresolved_sorted, site, site in self.unresolved or site in self.other_unresolved
+                )
+            else:
+                _patch_sorted(self.dynamic_sorted, site, site in self.dynamic or site in self.other_dynamic)
         self.relinked_units = len(rerun)
         return self.graph_of(entries)
 
@@ -837,11 +921,10 @@ class LinkState:
         linker.__dict__.pop("_by_name", None)
         linker.__dict__.pop("_exports", None)
 
-    def _invalidate(self, dirty: set[Key], changed: Sequence[str]) -> None:
+    def _invalidate(self, dirty: set[Key], changed: Sequence[str], classes: Iterable[str]) -> None:
         """Forget every memoized answer that read a key in ``dirty`` (which grows with the
         subclass tables that change as bases are resolved again), and every one of a changed file."""
         linker = self.linker
-        gone_files = set(changed)
         tables: dict[str, Any] = {
             "bases": linker._bases_cache,
             "mro": linker._mro_cache,
@@ -863,6 +946,9 @@ class LinkState:
         for pyfile in linker.files.values():
             memos[id(pyfile.memo)] = pyfile.memo
             memos[id(pyfile.lookups)] = pyfile.lookups
+        previous: dict[str, list[Value]] = {}  # forgotten bases, for the subclass table
+        for key in classes:  # the classes of the changed files, before and after
+            previous.setdefault(key, linker._bases_cache.get(key, []))
         while True:
             for slot, read in list(linker._deps.items()):
                 if dirty.isdisjoint(read):
@@ -873,19 +959,34 @@ class LinkState:
                     if memo is not None:
                         memo.pop(slot[2], None)
                     continue
-                tables[slot[0]].pop(slot[1], None)
-            # the memo tables of a changed file are gone with its old _File; so are its classes'
-            for cls in [c for c in linker._bases_cache if c.partition("//")[0] in gone_files]:
+                gone = tables[slot[0]].pop(slot[1], None)
+                if slot[0] == "bases" and gone is not None:
+                    previous.setdefault(slot[1], gone)
+            for cls in previous:
                 linker._bases_cache.pop(cls, None)
-            for cls in [c for c in linker._mro_cache if c.partition("//")[0] in gone_files]:
                 linker._mro_cache.pop(cls, None)
             if not subclasses_built:
                 break
-            # the direct subclasses, from every class's bases (resolved again where forgotten)
-            before = linker._subclasses
-            linker.__dict__.pop("_subclasses", None)
-            after = linker._subclasses
-            grown = {("sub", b) for b in before.keys() | after.keys() if before.get(b) != after.get(b)}
+            # the direct subclasses of the classes whose bases were forgotten, resolved again
+            table = linker._subclasses
+            grown: set[Key] = set()
+            for cls in sorted(previous):
+                if cls in linker._bases_cache:
+                    continue  # (already resolved again in an earlier round)
+                info = linker.defs.get(cls)
+                now = linker._bases(cls) if info is not None and info.is_class else []
+                before = [v.key for v in previous[cls] if v.kind == "def"]
+                after = [v.key for v in now if v.kind == "def"]
+                if before == after:
+                    continue
+                for base in set(before):
+                    subs = table.get(base, [])
+                    subs[:] = [c for c in subs if c != cls]
+                    if not subs:
+                        table.pop(base, None)
+                for base in after:
+                    insort(table.setdefault(base, []), cls)
+                grown |= {("sub", b) for b in (*before, *after)}
             grown -= dirty
             if not grown:
                 break
@@ -927,6 +1028,22 @@ class LinkState:
 
 class _GiveUp(Exception):
     """The change is not one the state can follow: link in full."""
+
+
+def _patch_sorted(rows: list[Any], row: Any, present: bool) -> None:
+    """Make a sorted list of distinct rows hold ``row`` or not."""
+    position = bisect_left(rows, row)
+    there = position < len(rows) and rows[position] == row
+    if present and not there:
+        rows.insert(position, row)
+    elif there and not present:
+        del rows[position]
+
+
+def _python_external(key: str) -> Node:
+    return Node(
+        key=key, kind="external", language=py._LANGUAGE, external=key, name=keys_module.last_segment(key)
+    )
 
 
 def _unit_sort(unit: Unit) -> tuple[int, str]:

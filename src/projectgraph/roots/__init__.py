@@ -106,30 +106,62 @@ def find(
 ) -> RootSet:
     """Mark the roots of the graph with the rules."""
     active = merge_rules(rules)
+    roots = entry_roots(active, manifests, resolve_entry)
+    for index in indexes:
+        roots |= file_roots(active, index, manifests.dependencies, test_paths, handler_refs)
+    return with_fallback(roots, (fallback_roots(index, test_paths) for index in indexes))
+
+
+def entry_roots(active: Sequence[Rule], manifests: Manifests, resolve_entry: EntryResolver) -> set[Root]:
+    """The roots the manifests' entry points give (the rules that match entry points)."""
     roots: set[Root] = set()
-    deps = manifests.dependencies
     for rule in active:
-        match = rule.match
-        if match.get("entry_points"):
+        if rule.match.get("entry_points"):
             for entry in manifests.entry_points:
                 key = resolve_entry(entry)
                 if key is not None:
                     roots.add(Root(key, rule.kind, rule.id))
+    return roots
+
+
+def file_roots(
+    active: Sequence[Rule],
+    index: FileIndex,
+    deps: frozenset[str],
+    test_paths: Sequence[str],
+    handler_refs: Callable[[FileIndex, Sequence[str]], Iterable[str]] | None = None,
+) -> set[Root]:
+    """The roots the rules (but entry points) find in one file: a function of that file alone."""
+    roots: set[Root] = set()
+    for rule in active:
+        if rule.match.get("entry_points"):
             continue
-        for index in indexes:
-            if rule.languages and index.language not in rule.languages:
-                continue
-            if rule.frameworks and not _uses_framework(index, rule.frameworks, deps):
-                continue
-            roots.update(_match_file(rule, index, test_paths, handler_refs))
+        if rule.languages and index.language not in rule.languages:
+            continue
+        if rule.frameworks and not _uses_framework(index, rule.frameworks, deps):
+            continue
+        roots.update(_match_file(rule, index, test_paths, handler_refs))
+    return roots
+
+
+def fallback_roots(index: FileIndex, test_paths: Sequence[str]) -> set[Root]:
+    """The roots of one file when no rule finds a strong one (its exported definitions)."""
+    if _is_test(index.path, test_paths):
+        return set()
+    return {
+        Root(keys.first_party(index.path, d.qualname), "fallback", "root-fallback")
+        for d in index.definitions
+        if d.exported and _public_chain(d.qualname) and d.kind != "variable"
+    }
+
+
+def with_fallback(roots: set[Root], fallbacks: Iterable[set[Root]]) -> RootSet:
+    """The root set: ``roots``, and the fallback roots when none of them is strong."""
     strong = any(root.kind in _STRONG for root in roots)
     if not strong:
-        for index in indexes:
-            if _is_test(index.path, test_paths):
-                continue
-            for d in index.definitions:
-                if d.exported and _public_chain(d.qualname) and d.kind != "variable":
-                    roots.add(Root(keys.first_party(index.path, d.qualname), "fallback", "root-fallback"))
+        roots = set(roots)
+        for found in fallbacks:
+            roots |= found
     return RootSet(tuple(sorted(roots)), fallback=not strong)
 
 

@@ -11,6 +11,7 @@ graph it gives is stored; a sync that fails leaves none, and the next links in f
 
 from __future__ import annotations
 
+import logging
 import weakref
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from projectgraph.link.incremental import LinkState, build_tracked
 from projectgraph.pipeline import link_indexed
 
 Shape = tuple[Any, ...]
+_log = logging.getLogger(__name__)
 _KEPT: weakref.WeakKeyDictionary[Any, tuple[Shape, LinkState]] = weakref.WeakKeyDictionary()
 _LINKED: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()  # links per store
 
@@ -63,6 +65,7 @@ def link(
         graph = kept[1].relink(indexed.indexes, entries)
         if graph is not None:
             return graph, "incremental", kept, kept[1].relinked_units
+        _log.debug("incremental link gave up: %s", kept[1].gave_up)
     try:
         graph, state = build_tracked(indexed.indexes, options)
     except Exception:  # no state for this graph (a truncated one): link it plainly
