@@ -321,3 +321,135 @@ def test_summary_status_is_reach_from_the_symbol(
 def test_the_real_summaries_round_trip(real: tuple[Graph, summary.Summary]) -> None:
     _graph, built = real
     assert summary.Summary.loads(built.dumps()) == built
+
+
+# ---- units of a project's virtual environment --------------------------------------------------------
+
+APP = FIXTURES / "pypi" / "requests_app"
+EXHAUSTIVE_UNITS = ("pypi:PyYAML@6.0.4", "pypi:idna@3.20", "pypi:requests@2.34.2", "pypi:urllib3@2.8.0")
+
+
+@pytest.fixture(scope="session")
+def venv_app(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The requests fixture project with a virtual environment of its requirements (from PyPI)."""
+    base = tmp_path_factory.mktemp("units")
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--quiet"),
+            *("--no-deps", "--disable-pip-version-check", "-r", str(APP / "requirements.txt")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"pip could not install from PyPI: {done.stderr.strip()[-300:]}")
+    root = base / "requests_app"
+    shutil.copytree(APP, root, ignore=shutil.ignore_patterns("README.md", "requirements.txt"))
+    (root / ".venv").symlink_to(venv, target_is_directory=True)
+    return root
+
+
+@pytest.fixture(scope="module")
+def app_graph(venv_app: Path) -> Graph:
+    return build_graph(venv_app).graph
+
+
+def unit_searched(graph: Graph, symbol: str, targets: list[str]) -> dict[str, str]:
+    """What reach says from a unit's ``symbol`` alone in the unit's own graph, per target."""
+    query = Query(
+        tuple(Target.by_key(t) for t in targets), (Source(symbol),), SOURCES_ONLY, unit_sources=True
+    )
+    return {r.target: r.status for r in reach(graph, query)}
+
+
+def test_a_units_symbols_are_its_definitions_with_external_keys(app_graph: Graph) -> None:
+    built = summary.build(app_graph, unit="pypi:requests@2.34.2")
+    assert "pypi:requests@2.34.2//requests/api.py//get" in built.symbols
+    assert all(s.startswith("pypi:requests@2.34.2//") for s in built.symbols)
+    get = "pypi:requests@2.34.2//requests/api.py//get"
+    assert "urllib3//PoolManager" in built.reaches(get) or any(
+        k.startswith("urllib3//") for k in built.reaches(get)
+    )
+    # an external key of the unit's own definition is a target, as reach matches it
+    assert built.status(get, "requests//api//request") == "found"
+    own = summary.unit_graph(app_graph, "pypi:requests@2.34.2")
+    assert (
+        built.status(get, "requests//api//request")
+        == unit_searched(own, get, ["requests//api//request"])["requests//api//request"]
+    )
+    result = built.path(app_graph, get, "requests//api//request")
+    assert [hop.key for hop in result.path][:2] == [get, "pypi:requests@2.34.2//requests/api.py//request"]
+
+
+@pytest.mark.parametrize("unit", EXHAUSTIVE_UNITS)
+def test_every_symbol_of_a_unit_answers_as_reach_on_its_graph(app_graph: Graph, unit: str) -> None:
+    built = summary.build(app_graph, unit=unit)
+    own = summary.unit_graph(app_graph, unit)
+    targets = targets_of(own)
+    assert built.symbols
+    wrong = []
+    for symbol in built.symbols:
+        expected = unit_searched(own, symbol, targets)
+        wrong.extend(
+            (symbol, t, built.status(symbol, t), expected[t])
+            for t in targets
+            if built.status(symbol, t) != expected[t]
+        )
+    assert wrong == []
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_unit_summary_status_is_reach_from_the_symbol(app_graph: Graph, data: st.DataObject) -> None:
+    units = sorted({n.unit for n in app_graph.nodes if n.unit})
+    unit = data.draw(st.sampled_from(units), label="unit")
+    built = _unit_summaries(app_graph, unit)
+    own = summary.unit_graph(app_graph, unit)
+    symbol = data.draw(st.sampled_from(sorted(built.symbols)), label="symbol")
+    targets = data.draw(st.lists(_keys(own), min_size=1, max_size=8, unique=True), label="targets")
+    expected = unit_searched(own, symbol, targets)
+    for target in targets:
+        if target.split("//")[0] in built.own and target not in built.symbols:
+            with pytest.raises(summary.OutsideSummaryError):
+                built.status(symbol, target)
+        else:
+            assert built.status(symbol, target) == expected[target], (symbol, target)
+
+
+_BUILT: dict[tuple[int, str], summary.Summary] = {}
+
+
+def _unit_summaries(graph: Graph, unit: str) -> summary.Summary:
+    key = (id(graph), unit)
+    if key not in _BUILT:
+        _BUILT[key] = summary.build(graph, unit=unit)
+    return _BUILT[key]
+
+
+def test_cli_summary_of_a_unit_is_built_once_and_stored(venv_app: Path, app_graph: Graph) -> None:
+    unit = "pypi:idna@3.20"
+    first = CliRunner().invoke(main, ["summary", unit, "--project", str(venv_app), "--json"])
+    assert first.exit_code == 0, first.output
+    expected = summary.build(app_graph, unit=unit).report()
+    report = json.loads(first.stdout)
+    for answer in (report, expected):
+        answer["stats"].pop("seconds")
+    assert report == json.loads(json.dumps(expected))
+    store = SqliteStore(venv_app / ".projectgraph" / "graph.db")
+    try:
+        rows = store.connection.execute("SELECT unit, summary FROM summaries").fetchall()
+        assert rows == [(unit, summary.VERSION)]
+        stored = summary.load(store.connection, unit)
+    finally:
+        store.close()
+    assert stored is not None
+    again = CliRunner().invoke(main, ["summary", unit, "--project", str(venv_app), "--json"])
+    assert json.loads(again.stdout)["stats"] == stored.stats  # read from the store, not rebuilt
+    missing = CliRunner().invoke(main, ["summary", "pypi:nope@1.0", "--project", str(venv_app)])
+    assert missing.exit_code == 2
+    assert "no unit 'pypi:nope@1.0' in the project's graph" in missing.stderr

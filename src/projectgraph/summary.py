@@ -28,6 +28,7 @@ Conventions:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import time
@@ -154,6 +155,7 @@ class Summary:
     symbols: dict[str, tuple[int, int]]  # symbol -> (reach set, uncertainty set), sorted
     names: dict[str, int]  # name -> reach set of every definition of that name, sorted
     versions: dict[str, int] = field(default_factory=dict)
+    context: str = ""  # digest of the table of units the calls into other packages were scoped by
     stats: dict[str, Any] = field(default_factory=dict)
 
     # ---- answers ------------------------------------------------------------------------------
@@ -189,10 +191,13 @@ class Summary:
         ]
 
     def path(self, graph: Graph, symbol: str, target: str | Target) -> ReachResult:
-        """The one search from ``symbol`` in the package's graph, for a finding's path."""
+        """The one search from ``symbol`` in the package's graph (a unit's own graph when ``graph``
+        holds the unit among others), for a finding's path."""
         wanted = target if isinstance(target, Target) else Target.by_key(target)
         self._symbol(symbol)
-        return reach(graph, Query(targets=(wanted,), sources=(Source(symbol),), mode=SOURCES_ONLY))[0]
+        graph = _package_graph(graph, self.unit)
+        query = Query(targets=(wanted,), sources=(Source(symbol),), mode=SOURCES_ONLY, unit_sources=True)
+        return reach(graph, query)[0]
 
     def _symbol(self, symbol: str) -> tuple[int, int]:
         sets = self.symbols.get(symbol)
@@ -303,6 +308,7 @@ class Summary:
         """The compact JSON form: sets as hexadecimal bit sets, each distinct set once."""
         return {
             "versions": self.versions,
+            "context": self.context,
             "unit": self.unit,
             "keys": list(self.keys),
             "aliases": [list(alias) for alias in self.aliases],
@@ -334,6 +340,7 @@ class Summary:
             symbols={symbol: (sets[0], sets[1]) for symbol, sets in data["symbols"].items()},
             names=dict(data["names"]),
             versions=dict(data["versions"]),
+            context=data["context"],
             stats=dict(data["stats"]),
         )
 
@@ -382,10 +389,22 @@ def save(connection: sqlite3.Connection, summary: Summary) -> None:
     sql.write_summary(connection, summary.unit, summary.versions, summary.dumps())
 
 
-def load(connection: sqlite3.Connection, unit: str) -> Summary | None:
-    """The stored summary of ``unit`` built under the current versions, or None."""
+def load(connection: sqlite3.Connection, unit: str, context: str | None = None) -> Summary | None:
+    """The stored summary of ``unit`` built under the current versions, or None; with ``context``
+    (``context_of`` a graph), None too when the units beside it have changed since."""
     data = sql.read_summary(connection, unit, versions())
-    return Summary.loads(data) if data is not None else None
+    if data is None:
+        return None
+    stored = Summary.loads(data)
+    return stored if context is None or stored.context == context else None
+
+
+def context_of(graph: Graph) -> str:
+    """What a summary of a unit depends on beyond its own code: the units beside it (the import
+    names each gives), by which its calls into other packages are scoped."""
+    units = graph.stats.get("units") or {}
+    text = json.dumps(units, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _uncertain_json(u: Uncertain) -> dict[str, Any]:
@@ -430,11 +449,42 @@ def _public(node: Node) -> bool:
     return all(not part.startswith("_") or part.startswith("__") for part in (*stems, *parts))
 
 
+def unit_graph(graph: Graph, unit: str) -> Graph:
+    """The graph of one unit alone, as a project's graph holds it: the unit's nodes and the nodes its
+    edges go to, its edges, unresolved sites, dynamic flags, files and link limits, and the table of
+    units (what a call into another package is scoped by). A call into another unit's package
+    stops at its external key, whose package edge belongs to the project: the summary of that unit
+    answers for it."""
+    own = {n.key for n in graph.nodes if n.unit == unit}
+    edges = tuple(e for e in graph.edges if e.caller in own)
+    wanted = own | {e.callee for e in edges}
+    stats = {"version": graph.stats.get("version"), "units": graph.stats.get("units") or {}}
+    return Graph(
+        nodes=tuple(n for n in graph.nodes if n.key in wanted),
+        edges=edges,
+        unresolved=tuple(u for u in graph.unresolved if u.caller in own),
+        dynamic=tuple(d for d in graph.dynamic if d.caller in own),
+        truncations=tuple(t for t in graph.truncations if t.detail.startswith(f"{unit}: ")),
+        files=tuple(f for f in graph.files if f.unit == unit),
+        stats=stats,
+    )
+
+
+def _package_graph(graph: Graph, unit: str) -> Graph:
+    """The graph a summary of ``unit`` reads: the unit's own when ``graph`` holds it, else ``graph``."""
+    if unit and any(n.unit == unit for n in graph.nodes):
+        return unit_graph(graph, unit)
+    return graph
+
+
 def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) -> Summary:
     """The summary of a package's graph: reach sets and uncertainties per exported symbol.
 
+    ``graph`` is a package linked as a project of its own, or a graph holding the unit ``unit``
+    (a project's, with its units), of which the unit's own graph is read (``unit_graph``).
     ``symbols`` defaults to ``exported(graph)``; each must be a node of the graph."""
     started = time.perf_counter()
+    graph = _package_graph(graph, unit)
     nodes = graph.node_by_key
     chosen = sorted(set(exported(graph) if symbols is None else symbols))
     missing = [s for s in chosen if s not in nodes or nodes[s].kind == "external"]
@@ -583,6 +633,7 @@ def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) ->
         symbols=symbol_sets,
         names=name_ids,
         versions=versions(),
+        context=context_of(graph),
         stats={
             "symbols": len(chosen),
             "keys": len(known_keys),

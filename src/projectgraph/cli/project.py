@@ -57,6 +57,13 @@ def load_graph(project: Path | None) -> Graph:
     return sql.read_graph(opened.store.connection)
 
 
+def load_project(project: Path | None) -> Project:
+    """The project, indexed first when there is none or a file changed."""
+    opened = open_project(project)
+    _current(opened)
+    return opened
+
+
 def load_engine(project: Path | None) -> QueryEngine:
     opened = open_project(project)
     _current(opened)
