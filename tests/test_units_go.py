@@ -348,6 +348,9 @@ def test_reach_through_the_standard_library(
     ]
     assert hops(found)[-1] == (f"{std}//net/http/client.go//setRequestCancel", "direct")
     assert not [f for f in graph.files if f.unit == std and f.path.startswith(f"{std}//cmd/")]
+    # the standard library's own vendor/ copies are its code, under no key a program writes
+    vendored = [n for n in graph.nodes if n.unit == std and n.path.startswith(f"{std}//vendor/")]
+    assert vendored and not [n.key for n in vendored if n.external]
 
 
 def test_result_types_the_seed_tabulates(tmp_path: Path) -> None:

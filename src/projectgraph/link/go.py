@@ -57,7 +57,8 @@ Units of dependency code (``projectgraph.units.go``). A unit linked as a project
 (``context.unit``) takes its module path from its go.mod, else from the unit (a vendored module has
 no go.mod), and gives each definition of a package another module can import its external key:
 the package's import path and the qualified name (``golang.org//x//net//html//render1``,
-``net//http//Client//Get``; a package of ``module std``'s own ``vendor/`` keeps its import path).
+``net//http//Client//Get``; the packages of ``module std``'s own ``vendor/``, which no program
+imports, have none).
 A project linked beside units (``context.units``) reads its dependencies' definitions: the result
 of ``html.NewTokenizer(r)`` is ``golang.org/x/net/html.Tokenizer``, so ``z.Next()`` is the key
 ``golang.org//x//net//html//Tokenizer//Next`` (which a ``package`` edge joins to the unit's
@@ -374,6 +375,11 @@ class GoLinker:
         gofile = self.files[info.path]
         if gofile.excluded or gofile.path.endswith("_test.go") or gofile.package == "main":
             return ""
+        module = gofile.module
+        if module is not None and module.path == "std":
+            relative = gofile.folder[len(module.root) + 1 :] if module.root else gofile.folder
+            if relative == "vendor" or relative.startswith("vendor/"):
+                return ""  # the standard library's own copy of a module: no program imports it
         return keys.external(self.import_path(gofile), LANGUAGE, *info.qualname.split("."))
 
     def external_type(self, typ: _Type | None) -> _Type | None:
