@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -9,6 +10,12 @@ import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # an activated virtual environment is a source of units (--deps auto): the fixtures' graphs must
+    # not depend on the environment the tests run from
+    os.environ.pop("VIRTUAL_ENV", None)
 
 
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:

@@ -13,6 +13,7 @@ from projectgraph.indexer import IndexOptions, IndexResult
 from projectgraph.project import Project
 from projectgraph.store.lock import WriterBusyError
 from projectgraph.store.sqlite import SchemaError
+from projectgraph.units import AUTO_DEPS
 
 
 @click.command("index")
@@ -37,7 +38,7 @@ def command(
     if not root.is_dir():
         fail(f"not a folder: {root}")
     names = tuple(n.strip() for n in languages.split(",") if n.strip()) if languages else ()
-    units = parse_deps_values(deps, Path.cwd())
+    units = parse_deps_values(deps, Path.cwd()) or AUTO_DEPS  # index: auto unless asked (sync keeps)
     try:
         options = IndexOptions(languages=names, workers=workers, max_file_bytes=max_file_bytes, deps=units)
         with Project(root) as opened, progress_bar("indexing") as progress:
