@@ -27,23 +27,27 @@ search that enters its unit.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import pkgutil
 import posixpath
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
-from projectgraph import keys
+from projectgraph import fileindex, keys
 from projectgraph.fileindex import FileIndex
 from projectgraph.graph import (
     NO_SITE,
+    VERSION,
     Dynamic,
     Edge,
     FileEntry,
     Graph,
     Node,
     Site,
+    Truncation,
     Unresolved,
     strongest,
 )
@@ -83,8 +87,6 @@ def with_units(graph: Graph, units: Sequence[Any], max_edges: int = 0) -> Graph:
     """The project graph with each unit (an ``indexer.UnitIndex``) linked, merged and joined."""
     if not units:
         return graph
-    from projectgraph.link import LinkOptions, build  # the package imports this module's caller
-
     nodes: dict[str, Node] = {n.key: n for n in graph.nodes}
     edges: list[Edge] = list(graph.edges)
     unresolved: list[Unresolved] = list(graph.unresolved)
@@ -93,55 +95,29 @@ def with_units(graph: Graph, units: Sequence[Any], max_edges: int = 0) -> Graph:
     stars: dict[str, list[str]] = {}  # a unit module's key -> the unit modules it star-imports
     truncations = list(graph.truncations)
     joins: list[Edge] = []  # package edges a unit's surface gives
+    context = _digest(units)
     for made in units:
         if not made.indexes and not made.statuses:
             continue  # a unit of compiled code only: its import names are in the stats
-        name = made.unit.name
-        linked = build(
-            made.indexes,
-            # the unit: where a linker reads its language manifests (go.mod, Cargo.toml); the units:
-            # what it reads of its own dependencies (Go result types)
-            LinkOptions(
-                files=made.statuses, test_paths=(), max_edges=max_edges, unit=made.unit, units=tuple(units)
-            ),
-        )
-        own_nodes, own_edges = _reexports(made.indexes, linked)
-        outside = {n.key for n in own_nodes if not n.path}
-        rename = _Renamer(name, outside)
-        surface = _surface(made)
-        externals = surface.externals if surface is not None else {}
-        for node in own_nodes:
-            if not node.path:
+        memo_key = (made.unit, _statuses_digest(made), max_edges, context, fileindex.VERSION, VERSION)
+        part = _MEMO.pop(memo_key, None)
+        if part is None:
+            part = _link_unit(made, units, max_edges)
+        _MEMO[memo_key] = part
+        while len(_MEMO) > MEMO_SIZE:
+            _MEMO.popitem(last=False)
+        for node in part.nodes:
+            if node.path:
+                nodes[node.key] = node
+            else:
                 nodes.setdefault(node.key, node)
-                continue
-            key = rename.key(node.key)
-            external = externals.get(node.key) if surface is not None else external_key(node)
-            nodes[key] = node._replace(
-                key=key, path=rename.path(node.path), unit=name, external=external or ""
-            )
-        if surface is not None:
-            for external, targets in sorted(surface.targets.items()):
-                nodes.setdefault(external, _external_node(external, made.unit.languages))
-                joins.extend(_join(external, rename.key(t)) for t in targets if rename.key(t) in nodes)
-            for external, others in sorted(surface.forwards.items()):
-                nodes.setdefault(external, _external_node(external, made.unit.languages))
-                for other in others:
-                    nodes.setdefault(other, _external_node(other, made.unit.languages))
-                    joins.append(_join(external, other))
-        edges.extend(
-            Edge(rename.key(e.caller), rename.key(e.callee), e.relation, e.kind, rename.site(e.site), e.via)
-            for e in own_edges
-        )
-        unresolved.extend(
-            u._replace(caller=rename.key(u.caller), site=rename.site(u.site)) for u in linked.unresolved
-        )
-        dynamic.extend(
-            d._replace(caller=rename.key(d.caller), site=rename.site(d.site)) for d in linked.dynamic
-        )
-        files.extend(f._replace(path=rename.path(f.path), unit=name) for f in linked.files if f.path)
-        truncations.extend(t._replace(detail=f"{name}: {t.detail}") for t in linked.truncations)
-        for module, imported in _star_imports(made.indexes).items():
-            stars[rename.key(module)] = [rename.key(t) for t in imported]
+        edges.extend(part.edges)
+        joins.extend(part.joins)
+        unresolved.extend(part.unresolved)
+        dynamic.extend(part.dynamic)
+        files.extend(part.files)
+        truncations.extend(part.truncations)
+        stars.update(part.stars)
 
     package = [*_package_edges(nodes, edges, stars), *joins]
     all_edges = strongest([*edges, *package])
@@ -151,10 +127,12 @@ def with_units(graph: Graph, units: Sequence[Any], max_edges: int = 0) -> Graph:
         nodes=len(nodes),
         edges=len(all_edges),
         unresolved=len(unresolved),
-        files=len(files),
         units=given,
+        unit_files=sum(1 for f in files if f.unit),
         package_edges=len(package),
-        incomplete_files=sum(1 for f in files if f.status in ("failed", "missing", "truncated")),
+        unit_incomplete_files=sum(
+            1 for f in files if f.unit and f.status in ("failed", "missing", "truncated")
+        ),
     )
     return Graph(
         nodes=tuple(nodes[k] for k in sorted(nodes)),
@@ -205,6 +183,97 @@ def _external_node(key: str, languages: Sequence[str]) -> Node:
 
 def _join(external: str, target: str) -> Edge:
     return Edge(external, target, "calls", "package", NO_SITE)
+
+
+MEMO_SIZE = 1024
+"""Linked units this process keeps (a watcher, a server, an open Project links them once)."""
+
+
+class _UnitPart(NamedTuple):
+    """One unit linked, its keys under its name: what ``with_units`` merges."""
+
+    nodes: tuple[Node, ...]  # its definitions and modules, then the external nodes it uses
+    edges: tuple[Edge, ...]
+    joins: tuple[Edge, ...]  # the package edges its surface gives
+    unresolved: tuple[Unresolved, ...]
+    dynamic: tuple[Dynamic, ...]
+    files: tuple[FileEntry, ...]
+    truncations: tuple[Truncation, ...]
+    stars: dict[str, list[str]]
+
+
+_MEMO: OrderedDict[tuple[Any, ...], _UnitPart] = OrderedDict()
+
+
+def _statuses_digest(made: Any) -> str:
+    return hashlib.blake2b(
+        repr([(s.path, s.status, s.hash, s.reason) for s in made.statuses]).encode(), digest_size=16
+    ).hexdigest()
+
+
+def _digest(units: Sequence[Any]) -> str:
+    """What every unit's link may read of the others (a Go unit reads its dependencies' types)."""
+    return hashlib.blake2b(
+        repr([(u.unit.name, _statuses_digest(u)) for u in units]).encode(), digest_size=16
+    ).hexdigest()
+
+
+def _link_unit(made: Any, units: Sequence[Any], max_edges: int) -> _UnitPart:
+    """Link one unit as a project of its own and put its keys under its name."""
+    from projectgraph.link import LinkOptions, build  # the package imports this module's caller
+
+    name = made.unit.name
+    linked = build(
+        made.indexes,
+        # the unit: where a linker reads its language manifests (go.mod, Cargo.toml); the units:
+        # what it reads of its own dependencies (Go result types)
+        LinkOptions(
+            files=made.statuses, test_paths=(), max_edges=max_edges, unit=made.unit, units=tuple(units)
+        ),
+    )
+    own_nodes, own_edges = _reexports(made.indexes, linked)
+    outside = {n.key for n in own_nodes if not n.path}
+    rename = _Renamer(name, outside)
+    surface = _surface(made)
+    externals = surface.externals if surface is not None else {}
+    nodes: dict[str, Node] = {}
+    for node in own_nodes:
+        if not node.path:
+            nodes.setdefault(node.key, node)
+            continue
+        key = rename.key(node.key)
+        external = externals.get(node.key) if surface is not None else external_key(node)
+        nodes[key] = node._replace(key=key, path=rename.path(node.path), unit=name, external=external or "")
+    joins: list[Edge] = []
+    if surface is not None:
+        for external, targets in sorted(surface.targets.items()):
+            nodes.setdefault(external, _external_node(external, made.unit.languages))
+            joins.extend(_join(external, rename.key(t)) for t in targets if rename.key(t) in nodes)
+        for external, others in sorted(surface.forwards.items()):
+            nodes.setdefault(external, _external_node(external, made.unit.languages))
+            for other in others:
+                nodes.setdefault(other, _external_node(other, made.unit.languages))
+                joins.append(_join(external, other))
+    return _UnitPart(
+        nodes=tuple(sorted(nodes.values(), key=lambda n: (not n.path, n.key))),
+        edges=tuple(
+            Edge(rename.key(e.caller), rename.key(e.callee), e.relation, e.kind, rename.site(e.site), e.via)
+            for e in own_edges
+        ),
+        joins=tuple(joins),
+        unresolved=tuple(
+            u._replace(caller=rename.key(u.caller), site=rename.site(u.site)) for u in linked.unresolved
+        ),
+        dynamic=tuple(
+            d._replace(caller=rename.key(d.caller), site=rename.site(d.site)) for d in linked.dynamic
+        ),
+        files=tuple(f._replace(path=rename.path(f.path), unit=name) for f in linked.files if f.path),
+        truncations=tuple(t._replace(detail=f"{name}: {t.detail}") for t in linked.truncations),
+        stars={
+            rename.key(module): [rename.key(t) for t in imported]
+            for module, imported in _star_imports(made.indexes).items()
+        },
+    )
 
 
 class _Renamer:
