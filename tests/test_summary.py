@@ -22,9 +22,11 @@ from conftest import FIXTURES
 from projectgraph import summary
 from projectgraph.cli import main
 from projectgraph.graph import Graph, Site
+from projectgraph.indexer import IndexOptions
 from projectgraph.pipeline import build_graph
 from projectgraph.reach import SOURCES_ONLY, Query, Source, Target, reach
 from projectgraph.store.sqlite import SqliteStore
+from projectgraph.units import parse_deps
 
 CASES = FIXTURES / "summary"
 SITE_PACKAGES = Path(yaml.__file__).parent.parent
@@ -453,3 +455,33 @@ def test_cli_summary_of_a_unit_is_built_once_and_stored(venv_app: Path, app_grap
     missing = CliRunner().invoke(main, ["summary", "pypi:nope@1.0", "--project", str(venv_app)])
     assert missing.exit_code == 2
     assert "no unit 'pypi:nope@1.0' in the project's graph" in missing.stderr
+
+
+# ---- a project joined to the summaries of units it does not load ------------------------------------
+
+
+def test_a_project_without_its_units_reaches_through_their_summaries(
+    venv_app: Path, app_graph: Graph
+) -> None:
+    bare = build_graph(venv_app, IndexOptions(deps=parse_deps(["none"]))).graph
+    assert not any(n.unit for n in bare.nodes)
+    summaries = [
+        summary.build(app_graph, unit=u) for u in sorted({n.unit for n in app_graph.nodes if n.unit})
+    ]
+    joined = summary.join(bare, summaries)
+    fetch = Query((Target("urllib3//PoolManager"),), (Source("app.py//fetch"),), SOURCES_ONLY)
+    assert reach(bare, fetch)[0].status == "uncertain"  # no-dependency-source: requests//get
+    found = reach(joined, fetch)[0]
+    assert found.status == "found"
+    hops = [hop.key for hop in found.path]
+    assert hops[:3] == ["app.py//fetch", "requests//get", "pypi:requests@2.34.2//requests/__init__.py//get"]
+    assert hops[-1] == "pypi:urllib3@2.8.0//urllib3/poolmanager.py//PoolManager"
+    # every external key of the whole graph, from each function of the app: the same answers as with
+    # the units' graphs loaded
+    externals = tuple(Target(n.key) for n in app_graph.nodes if n.kind == "external")
+    for source in ("app.py//fetch", "app.py//config", "app.py//render", "app.py//main"):
+        query = Query(externals, (Source(source),), SOURCES_ONLY)
+        loaded = {r.target: r.status for r in reach(app_graph, query)}
+        assert {r.target: r.status for r in reach(joined, query)} == loaded, source
+    # a unit the graph holds is answered by its graph, not joined
+    assert summary.join(app_graph, summaries).nodes == app_graph.nodes

@@ -41,7 +41,7 @@ from typing import Any
 
 from projectgraph import fileindex, keys
 from projectgraph import graph as graph_module
-from projectgraph.graph import Graph, Node, Site
+from projectgraph.graph import NO_SITE, UNRESOLVED_REASONS, Dynamic, Edge, Graph, Node, Site, Unresolved
 from projectgraph.reach import (
     EVERYWHERE,
     NAME,
@@ -712,3 +712,137 @@ def _components(successors: list[list[int]]) -> tuple[list[list[int]], list[int]
                         break
                 components.append(members)
     return components, component_of
+
+
+# ---- joining a project's graph to stored summaries --------------------------------------------------
+def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
+    """The project's graph with each call into a summarised package joined to its summary, for a
+    unit whose own graph is not loaded (``--deps none``, or a summary from another run).
+
+    An external key that a summary's symbol stands for (the symbol's external key) gets a package
+    edge to a node of that symbol (``pypi:requests@2.34.2//requests/api.py//get``), and that node a
+    ``package`` edge (``via`` names the summary) to each key the symbol reaches and stands in for
+    its uncertainties with their scopes: an unresolved site or dynamic flag of its code (everywhere,
+    by name, by prefix), and for a name, a definition of that name reaching what the package's
+    definitions of that name reach. A key the symbol reaches that another summary gives is joined in
+    turn; a call into a package with no summary stays what reach says of it (no-dependency-source).
+    A summary whose unit the graph already holds is left out: the unit's graph answers."""
+    nodes = dict(graph.node_by_key)
+    loaded = {n.unit for n in graph.nodes if n.unit}
+    by_external: dict[str, tuple[Summary, str]] = {}
+    edges = list(graph.edges)
+    for made in summaries:
+        if made.unit in loaded:
+            continue
+        for external, bit in made.aliases:
+            symbol = made.keys[bit]
+            if symbol in made.symbols:
+                by_external.setdefault(external, (made, symbol))
+        # every symbol is a node, so a target matches it as it matches the unit's definition, and a
+        # re-export keeps its export edges to the definitions it stands for
+        for symbol in made.symbols:
+            nodes.setdefault(symbol, _stand_in(made, symbol, ""))
+        for bit, closure in made.exports:
+            for other in closure:
+                nodes.setdefault(made.keys[other], _stand_in(made, made.keys[other], ""))
+                edges.append(Edge(made.keys[bit], made.keys[other], "references", "export", NO_SITE))
+    unresolved = list(graph.unresolved)
+    dynamic = list(graph.dynamic)
+    joined_symbols: set[str] = set()
+    named: set[tuple[str, str]] = set()
+    out = graph.out_edges
+
+    def resolved(key: str) -> tuple[Summary, str] | None:
+        """The summary symbol an external key stands for: by its external key, else a member of a
+        name a package re-exports (``jinja2//Template//render``: ``jinja2//Template`` stands for
+        ``jinja2//environment//Template``, whose ``render`` is ``jinja2//environment//Template//render``)."""
+        found = by_external.get(key)
+        if found is not None:
+            return found
+        parts = key.split(keys.SEP)
+        for cut in range(len(parts) - 1, 0, -1):
+            prefix = by_external.get(keys.SEP.join(parts[:cut]))
+            if prefix is None:
+                continue
+            made, symbol = prefix
+            for bit, closure in made.exports:
+                if made.keys[bit] != symbol:
+                    continue
+                for other in closure:
+                    external = made._externals.get(other)
+                    member = by_external.get(keys.join(external, *parts[cut:])) if external else None
+                    if member is not None:
+                        by_external[key] = member
+                        return member
+            return None
+        return None
+
+    def open_call(key: str) -> bool:
+        """An external key with no package edge that a summary gives: a call to join."""
+        node = nodes[key]
+        return (
+            node.kind == "external"
+            and not any(e[3] == "package" for e in out.get(key, ()))
+            and resolved(key) is not None
+        )
+
+    queue = sorted(n.key for n in graph.nodes if open_call(n.key))
+    seen = set(queue)
+    while queue:
+        external = queue.pop()
+        made, symbol = by_external[external]
+        via = f"summary {made.unit}"
+        edges.append(Edge(external, symbol, "calls", "package", NO_SITE, via))
+        if symbol in joined_symbols:
+            continue
+        joined_symbols.add(symbol)
+        for key in made._reached(symbol):
+            if key not in nodes:
+                nodes[key] = _stand_in(made, key, nodes[external].language)
+            if key not in seen and open_call(key):
+                seen.add(key)
+                queue.append(key)
+            if key != symbol:
+                edges.append(Edge(symbol, key, "calls", "package", NO_SITE, via))
+        for u in made.uncertainties_of(symbol):
+            if u.scope == PACKAGE:
+                continue  # the external key it stands for is reached, and scoped by this graph
+            site = u.site or NO_SITE
+            if u.kind == "dynamic-flag":
+                dynamic.append(Dynamic(symbol, site, u.reason, u.value if u.scope == PREFIX else ""))
+                continue
+            reason, _, text = u.reason.partition(": ")
+            if u.kind != "unresolved-call" or u.scope == EVERYWHERE:
+                reason = reason if u.kind == "unresolved-call" and reason in UNRESOLVED_REASONS else "limit"
+                unresolved.append(Unresolved(symbol, site, reason, "", text or u.reason))
+            elif u.scope == NAME:
+                unresolved.append(Unresolved(symbol, site, reason, u.value, text))
+                named.add((made.unit, u.value))
+            else:
+                unresolved.append(Unresolved(symbol, site, reason, "", text, prefix=u.value))
+    # a definition of a name, standing for the package's definitions of that name (what they reach)
+    for unit, name in sorted(named):
+        made = next(s for s, _symbol in by_external.values() if s.unit == unit)
+        stand_in = keys.join(unit, "(summary)", name)
+        nodes[stand_in] = Node(stand_in, "function", path=unit, unit=unit, name=name)
+        for key in _members(made.reach_sets[made.names[name]], made.keys):
+            nodes.setdefault(key, _stand_in(made, key, ""))
+            edges.append(Edge(stand_in, key, "calls", "package", NO_SITE, f"summary {unit}"))
+    return Graph(
+        nodes=tuple(nodes[k] for k in sorted(nodes)),
+        edges=tuple(sorted(set(edges))),
+        roots=graph.roots,
+        unresolved=tuple(sorted(set(unresolved))),
+        dynamic=tuple(sorted(set(dynamic))),
+        truncations=graph.truncations,
+        files=graph.files,
+        stats={**graph.stats, "summaries": sorted({s.unit for s, _symbol in by_external.values()})},
+    )
+
+
+def _stand_in(made: Summary, key: str, language: str) -> Node:
+    """A node for a key of a summary: a symbol of its unit (with its external key) or an external."""
+    if key in made.symbols:
+        bit = made._bits[key]
+        return Node(key, "function", unit=made.unit, external=made._externals.get(bit, ""), language=language)
+    return Node(key, "external", language=language, external=key, name=keys.last_segment(key))
