@@ -66,7 +66,8 @@ method); a field of a unit's struct has its declared type, a package variable it
 promoted method the key of the type that declares it, and a unit's interface its method set. A
 call on an interface value gets ``cha`` edges to the implementations in the project and, at their
 external keys, in the units (``resp.Body.Close()`` reaches the ``Close`` of each type of the
-standard library that is an ``io.ReadCloser``). A method called on the result of a function of
+standard library that is an ``io.ReadCloser``). A unit's own link reads no other unit for that: a
+value of another unit's type came from code that made it, which refers to the type's methods. A method called on the result of a function of
 a package that no unit gives is ``no-dependency-source`` when the link has Go units at all (with
 none, ``unknown-receiver``, as before units).
 
@@ -1459,6 +1460,7 @@ class _GoUnits:
         # with Go units at all, a package that none gives is no-dependency-source (with none, the
         # link reads as it always did: external keys, unknown results)
         self.active = bool(go_units) or own is not None
+        self.linking_unit = own is not None
         for made in go_units:
             if own is not None and made.unit.name == own.name:
                 continue
@@ -1484,7 +1486,9 @@ class _GoUnits:
         """The external key of the method ``name`` of each type of each unit whose method set covers
         an interface's (``typ`` only keys the memo of each unit's reader)."""
         found: list[str] = []
-        if not methods:
+        if not methods or self.linking_unit:
+            # in a unit's own link, a value of another unit's type reached it from code that made the
+            # value, which refers to the type's exported methods already: no other unit is read
             return found
         for made in sorted({id(m): m for m in self.by_path.values()}.values(), key=lambda m: m.unit.name):
             reader = self._reader_of(made)
