@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write_tree
+from conftest import git, write_tree
+from projectgraph import keys
 from projectgraph.indexer import IndexOptions, run_index
 from projectgraph.link.javascript_surface import unit_surface
 from projectgraph.pipeline import build_graph
-from projectgraph.units import DepsConfig, DepsError, discover_units, parse_deps
+from projectgraph.reach import Query, Target, reach
+from projectgraph.units import NO_DEPS, DepsConfig, DepsError, discover_units, parse_deps
 from projectgraph.units.npm import package_files
 
 
@@ -220,3 +222,80 @@ def test_commonjs_calls_through_the_module_s_own_exports(tmp_path: Path) -> None
     callees = {e.callee for e in graph.out_edges.get("lib.js//run", ())}
     assert callees == {"lib.js//helper", "lib.js//other"}
     assert not any(n.key.startswith(("exports", "module")) for n in graph.nodes)
+
+
+def scoped_app(root: Path) -> Path:
+    return write_tree(
+        root,
+        {
+            "package.json": manifest("app", "1.0.0", main="app.js", dependencies={"@s/mod": "1"}),
+            "app.js": "const mod = require('@s/mod')\nfunction main() { mod.missing() }\nmain()\n",
+            "node_modules/@s/mod/package.json": manifest("@s/mod", "1.0.0", dependencies={"@s/helper": "2"}),
+            "node_modules/@s/mod/index.js": (
+                "const helper = require('@s/helper')\nexports.run = function run() { return helper.go() }\n"
+            ),
+            "node_modules/@s/helper/package.json": manifest("@s/helper", "2.0.0"),
+            "node_modules/@s/helper/index.js": (
+                "exports.go = function go() {}\nexports.deep = function deep() {}\n"
+            ),
+        },
+    )
+
+
+def test_node_modules_is_never_project_code(tmp_path: Path, git_env: Path) -> None:
+    walked = scoped_app(tmp_path / "walked")  # no .gitignore, no git: the walk leaves it out
+    assert [f.path for f in run_index(walked, IndexOptions(workers=1, deps=NO_DEPS)).statuses] == ["app.js"]
+    committed = scoped_app(tmp_path / "committed")  # a repository that commits its node_modules
+    git(committed, "init", "-q")
+    git(committed, "add", "-A")
+    assert [f.path for f in run_index(committed, IndexOptions(workers=1, deps=NO_DEPS)).statuses] == [
+        "app.js"
+    ]
+
+
+def test_a_scoped_package_s_scope_is_its_two_segments(tmp_path: Path) -> None:
+    assert keys.package_of("@s//mod//run") == "@s/mod"
+    assert keys.package_of("lodash//template") == "lodash"
+    graph = build_graph(scoped_app(tmp_path / "app"), IndexOptions(workers=1)).graph
+    results = {
+        r.target: r
+        for r in reach(
+            graph, Query(tuple(Target.by_key(k) for k in ("@s//helper//deep", "lodash//x", "@s//*")))
+        )
+    }
+    # mod.missing() is a call into @s/mod at no definition: it can reach what @s/mod's code reaches
+    # (@s/helper), not any package
+    assert results["@s//helper//deep"].status == "uncertain"
+    assert results["lodash//x"].status == "no-such-target"
+    assert results["@s//*"].status == "found"
+
+
+def uses_a_missing_package(root: Path) -> Path:
+    return write_tree(
+        root,
+        {
+            "package.json": manifest("app", "1.0.0", main="app.js", dependencies={"kit": "1"}),
+            "app.js": "const kit = require('kit')\nkit.build()\n",
+            "node_modules/kit/package.json": manifest("kit", "1.0.0", devDependencies={"absent": "1"}),
+            "node_modules/kit/index.js": "exports.build = function build() { require('absent').go() }\n",
+        },
+    )
+
+
+def test_a_package_missing_from_a_whole_node_modules_cannot_run(tmp_path: Path) -> None:
+    # kit's code calls a package that is not installed: the call throws, it reaches nothing
+    whole = uses_a_missing_package(tmp_path / "alone" / "app")
+    (unit,) = discover_units(whole)
+    assert unit.environment == str((whole / "node_modules").resolve())
+    graph = build_graph(whole, IndexOptions(workers=1)).graph
+    (result,) = reach(graph, Query((Target.by_key("other//thing"),)))
+    assert result.status == "no-such-target"
+    # a node_modules above the project (a workspace root's hoisted packages) may hold it: unknown
+    hoisted = uses_a_missing_package(tmp_path / "workspace" / "packages" / "app")
+    (tmp_path / "workspace" / "node_modules").mkdir()
+    (unit,) = discover_units(hoisted)
+    assert unit.environment == ""
+    graph = build_graph(hoisted, IndexOptions(workers=1)).graph
+    (result,) = reach(graph, Query((Target.by_key("other//thing"),)))
+    assert result.status == "uncertain"
+    assert any("absent" in u.reason for u in result.uncertainties)

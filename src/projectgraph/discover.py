@@ -5,6 +5,8 @@ In a git work tree the files are git's own answer (``git ls-files --cached --oth
 Elsewhere the tree is walked and .gitignore files are honoured with ``pathspec``. Paths are relative
 to the root, ``/``-separated, sorted. Symlinks are never followed out of the root, and a symlinked
 directory is never walked (no loops). What is left out, and why, is in ``Discovery.excluded``.
+Dependency code in the tree (a virtual environment, a ``node_modules`` folder, a vendored crate, Go's
+``vendor/``) is not the project's: its packages are units (``projectgraph.units``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ VENV_MARKER = "pyvenv.cfg"
 # vendor/ folder of modules.txt
 GO_VENDOR_MARKER = "vendor/modules.txt"
 CRATE_MARKER = ".cargo-checksum.json"
+# a node_modules folder, wherever it is, holds installed npm packages (units, projectgraph.units.npm)
+NODE_MODULES = "node_modules"
 GENERATED_DART = (".g.dart", ".freezed.dart")
 MINIFIED_NAMES = (".min.js", ".min.mjs", ".min.cjs")  # minified whatever the content
 
@@ -178,7 +182,7 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
                 is_link = entry.is_symlink()
             except OSError:
                 continue
-            if is_dir and entry.name in ALWAYS_SKIPPED_DIRS:
+            if is_dir and (entry.name in ALWAYS_SKIPPED_DIRS or entry.name == NODE_MODULES):
                 continue
             marker = _dependency_marker(entry.path, entry.name) if is_dir else None
             if marker is not None:
@@ -284,7 +288,7 @@ def discover(
     files: list[SourceFile] = []
     for rel in listed:
         parts = rel.split("/")
-        if any(part in ALWAYS_SKIPPED_DIRS for part in parts[:-1]):
+        if any(part in ALWAYS_SKIPPED_DIRS or part == NODE_MODULES for part in parts[:-1]):
             continue
         if environments and rel.startswith(environments):
             continue

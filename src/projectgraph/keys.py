@@ -56,6 +56,16 @@ def last_segment(key: str) -> str:
     return key.rsplit(SEP, 1)[-1]
 
 
+def package_of(key: str) -> str:
+    """The package an external key is under: its first segment (``yaml`` of ``yaml//load``), and
+    for an npm scope the next one too, as npm names the package (``@babel/core`` of
+    ``@babel//core//parse``)."""
+    first, sep, rest = key.partition(SEP)
+    if first.startswith("@") and sep:
+        return f"{first}/{rest.partition(SEP)[0]}"
+    return first
+
+
 def split_unit(key: str) -> tuple[str, str]:
     """``(unit, rest)`` of a unit key, or ``("", key)`` for any other key."""
     head, sep, rest = key.partition(SEP)

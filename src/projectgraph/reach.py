@@ -442,7 +442,7 @@ class Packages:
                 continue
             callee = nodes.get(edge[1])
             if callee is not None and callee.kind == "external":
-                self.calls.setdefault(caller.unit, set()).add(callee.key.split(keys.SEP, 1)[0])
+                self.calls.setdefault(caller.unit, set()).add(keys.package_of(callee.key))
         self._closures: dict[str, frozenset[str]] = {}
 
     def closure(self, unit: str) -> frozenset[str]:
@@ -469,7 +469,7 @@ class Packages:
         key, language = node.key, node.language
         if standard.is_leaf(language, key):
             return None
-        top = key.split(keys.SEP, 1)[0]
+        top = keys.package_of(key)  # an npm scope's package is two segments
         givers = self.by_top.get(top)
         std = language if standard.has_standard(language) else ""
         if givers:
@@ -606,11 +606,17 @@ class _Uncertainties:
         if unit:
             node = self.graph.node_by_key.get(key)
             key = node.external if node is not None and node.external else rest
-        top = key.split(keys.SEP, 1)[0]
+        top = keys.package_of(key)  # an npm scope's package is two segments
         if self._project_paths is None:
             self._project_paths = {f.path for f in self.graph.files if not f.unit}
         if not unit and top in self._project_paths:
             return []
+        if top.endswith("/*"):  # every package of an npm scope (@s//*)
+            return [
+                u
+                for tops, language, u in self.by_tops
+                if language == "*" or any(t.startswith(top[:-1]) for t in tops)
+            ]
         return [
             u
             for tops, language, u in self.by_tops

@@ -11,10 +11,16 @@ layout, an ``npm link``) is read at its target; one folder is read once. Hidden 
 A unit's files are its JavaScript and TypeScript sources, relative to the package folder. Left out,
 and listed in ``Unit.excluded`` with the reason (never silently): type declarations (``.d.ts``,
 ``.d.mts``, ``.d.cts``: they stand for no code), test and example folders (``test``, ``__tests__``,
-``example``, ``benchmark``, ``docs``, ...) and ``*.test.js`` / ``*.spec.js`` files, the configuration
-of the package's own tools at its top (``eslint.config.mjs``, ``karma.conf.js``, ``Gruntfile.js``),
-and a minified copy (``x.min.js``) of a file the package ships unminified (``x.js``). A file that the
-package.json names (``main``, ``module``, ``browser``, ``bin``, an ``exports`` target) is always kept.
+``example``, ``benchmark``, ``docs``, ...), ``*.test.js`` / ``*.spec.js`` files and a ``test.js`` or
+``tests.js`` at the top, the configuration of the package's own tools at its top
+(``eslint.config.mjs``, ``karma.conf.js``, ``Gruntfile.js``), and a minified copy (``x.min.js``) of
+a file the package ships unminified (``x.js``). A file that the package.json names (``main``,
+``module``, ``browser``, ``bin``, an ``exports`` target) is always kept.
+
+A unit of a ``node_modules`` folder names it as its ``environment`` when Node finds nothing
+outside it (no ``node_modules`` above the project's folder, as a workspace root's hoisted packages,
+no ``NODE_PATH``, no ``~/.node_modules``): a package missing from it cannot be loaded, so a call of a
+unit's code into it cannot run (a devDependency of a build script, an optional dependency).
 
 ``requires`` follows Node's resolution: each name of ``dependencies``, ``optionalDependencies`` and
 ``peerDependencies`` is looked up in the ``node_modules`` folders from the package's own up to the
@@ -127,7 +133,20 @@ def node_modules_units(folder: Path) -> list[Unit]:
             beside = package.real.parent.parent if package.name.startswith("@") else package.real.parent
             if beside.name == "node_modules":
                 pending.append(beside)
-    return [_unit(package, _requires(package)) for package in packages]
+    environment = str(folder.resolve()) if _whole_environment(folder) else ""
+    return [_unit(package, _requires(package), environment) for package in packages]
+
+
+def _whole_environment(folder: Path) -> bool:
+    """Whether Node finds every package the code of this ``node_modules`` can load in it: no
+    ``node_modules`` in a folder above the project's (a workspace root's hoisted packages), no
+    ``NODE_PATH``, no legacy global folder (``~/.node_modules``, ``~/.node_libraries``)."""
+    if os.environ.get("NODE_PATH"):
+        return False
+    home = Path.home()
+    if any((home / legacy).is_dir() for legacy in (".node_modules", ".node_libraries")):
+        return False
+    return not any((above / "node_modules").is_dir() for above in folder.resolve().parent.parents)
 
 
 def folder_unit(folder: Path, name: str) -> Unit:
@@ -215,7 +234,7 @@ def _requires(package: _Package) -> tuple[str, ...]:
     return tuple(sorted(found - {own}))
 
 
-def _unit(package: _Package, requires: tuple[str, ...]) -> Unit:
+def _unit(package: _Package, requires: tuple[str, ...], environment: str = "") -> Unit:
     files, excluded = package_files(package.real, _named_files(package.manifest))
     languages = sorted({_LANGUAGE_OF[_extension(f)] for f in files})
     return Unit(
@@ -230,6 +249,7 @@ def _unit(package: _Package, requires: tuple[str, ...]) -> Unit:
         requires=requires,
         folder=str(package.real),
         excluded=tuple(path for path, _reason in excluded),
+        environment=environment,
     )
 
 
@@ -276,7 +296,7 @@ def _left_out(path: str, siblings: list[str]) -> str:
     name = path.rsplit("/", 1)[-1]
     if name.endswith(_DECLARATIONS):
         return "declarations"
-    if name.endswith(_TEST_SUFFIXES):
+    if name.endswith(_TEST_SUFFIXES) or ("/" not in path and name.startswith(("test.", "tests."))):
         return "tests"
     if "/" not in path and name.startswith(_TOOL_CONFIGS):
         return "tool configuration"
