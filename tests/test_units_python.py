@@ -21,6 +21,7 @@ import pytest
 from conftest import FIXTURES
 from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions, run_index
+from projectgraph.link import units
 from projectgraph.pipeline import build_graph
 from projectgraph.project import Project
 from projectgraph.reach import SOURCES_ONLY, Query, ReachResult, Source, Target, reach
@@ -139,13 +140,16 @@ def test_the_virtual_environment_is_not_project_code(app: Path) -> None:
     assert result.summary()["units"][PYYAML]["files"] == len(yaml.unit.files)
 
 
-def test_a_warm_run_parses_no_unit_file_again(app: Path, tmp_path: Path) -> None:
+def test_a_warm_run_parses_and_links_no_unit_again(app: Path, tmp_path: Path) -> None:
     with Project(app) as project:
         cold = project.refresh(ONE)
-        warm = project.refresh(ONE)
+        warm = project.refresh(ONE)  # the units' linked parts from this process
+        units._MEMO.clear()
+        stored = project.refresh(ONE)  # from the store, as another process would
     assert any(s.status == "indexed" for s in cold.index.unit_statuses)
     assert {s.status for s in warm.index.unit_statuses} == {"cached"}
     assert warm.graph.dumps() == cold.graph.dumps()
+    assert stored.graph.dumps() == cold.graph.dumps()
 
 
 # ---- link: unit keys, external keys, package edges ------------------------------------------------

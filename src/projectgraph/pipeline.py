@@ -34,13 +34,18 @@ def build_graph(
     if options is None:
         options = IndexOptions(config=config)
     indexed = run_index(base, options, store, progress)
-    return ProjectRun(indexed, link_indexed(base, config, indexed, sys_path))
+    return ProjectRun(indexed, link_indexed(base, config, indexed, sys_path, store))
 
 
 def link_indexed(
-    root: str | os.PathLike[str], config: ProjectConfig, indexed: IndexResult, sys_path: tuple[str, ...] = ()
+    root: str | os.PathLike[str],
+    config: ProjectConfig,
+    indexed: IndexResult,
+    sys_path: tuple[str, ...] = (),
+    store: Any | None = None,
 ) -> Graph:
-    """Link an index run of the project under ``root`` (a full run's or a sync's) into its graph."""
+    """Link an index run of the project under ``root`` (a full run's or a sync's) into its graph;
+    ``store`` keeps the units' linked parts between processes."""
     graph = build(
         indexed.indexes,
         LinkOptions(
@@ -51,4 +56,4 @@ def link_indexed(
             units=indexed.units or None,  # what a linker reads of its dependencies (Go result types)
         ),
     )
-    return with_units(graph, indexed.units)
+    return with_units(graph, indexed.units, store=store)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 import pkgutil
 import posixpath
 from collections import OrderedDict
@@ -83,8 +84,9 @@ def external_key(node: Node) -> str:
     return module + rest if rest.startswith(keys.SEP) else module
 
 
-def with_units(graph: Graph, units: Sequence[Any], max_edges: int = 0) -> Graph:
-    """The project graph with each unit (an ``indexer.UnitIndex``) linked, merged and joined."""
+def with_units(graph: Graph, units: Sequence[Any], max_edges: int = 0, store: Any | None = None) -> Graph:
+    """The project graph with each unit (an ``indexer.UnitIndex``) linked, merged and joined; a
+    store with ``get_unit_link``/``put_unit_link`` keeps each unit's linked part between processes."""
     if not units:
         return graph
     nodes: dict[str, Node] = {n.key: n for n in graph.nodes}
@@ -102,7 +104,10 @@ def with_units(graph: Graph, units: Sequence[Any], max_edges: int = 0) -> Graph:
         memo_key = (made.unit, _statuses_digest(made), max_edges, context, fileindex.VERSION, VERSION)
         part = _MEMO.pop(memo_key, None)
         if part is None:
+            part = _stored_part(store, memo_key)
+        if part is None:
             part = _link_unit(made, units, max_edges)
+            _store_part(store, memo_key, part)
         _MEMO[memo_key] = part
         while len(_MEMO) > MEMO_SIZE:
             _MEMO.popitem(last=False)
@@ -216,6 +221,60 @@ def _digest(units: Sequence[Any]) -> str:
     return hashlib.blake2b(
         repr([(u.unit.name, _statuses_digest(u)) for u in units]).encode(), digest_size=16
     ).hexdigest()
+
+
+def _store_key(memo_key: tuple[Any, ...]) -> str:
+    return hashlib.blake2b(repr(memo_key).encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+
+
+def _stored_part(store: Any | None, memo_key: tuple[Any, ...]) -> _UnitPart | None:
+    """A unit's linked part from the store (None: not there, or not readable as one)."""
+    read = getattr(store, "get_unit_link", None)
+    text = read(_store_key(memo_key)) if read is not None else None
+    if text is None:
+        return None
+    try:
+        return _part_from_json(json.loads(text))
+    except (ValueError, TypeError, KeyError, IndexError):  # a damaged row is a miss
+        return None
+
+
+def _store_part(store: Any | None, memo_key: tuple[Any, ...], part: _UnitPart) -> None:
+    write = getattr(store, "put_unit_link", None)
+    if write is not None:
+        write(_store_key(memo_key), json.dumps(_part_to_json(part), separators=(",", ":")))
+
+
+def _part_to_json(part: _UnitPart) -> dict[str, Any]:
+    def edge(e: Edge) -> list[Any]:
+        return [e.caller, e.callee, e.relation, e.kind, list(e.site), e.via]
+
+    return {
+        "nodes": [list(n) for n in part.nodes],
+        "edges": [edge(e) for e in part.edges],
+        "joins": [edge(e) for e in part.joins],
+        "unresolved": [[u.caller, list(u.site), *u[2:]] for u in part.unresolved],
+        "dynamic": [[d.caller, list(d.site), *d[2:]] for d in part.dynamic],
+        "files": [list(f) for f in part.files],
+        "truncations": [list(t) for t in part.truncations],
+        "stars": part.stars,
+    }
+
+
+def _part_from_json(data: dict[str, Any]) -> _UnitPart:
+    def edge(e: list[Any]) -> Edge:
+        return Edge(e[0], e[1], e[2], e[3], Site(*e[4]), e[5])
+
+    return _UnitPart(
+        nodes=tuple(Node(*n) for n in data["nodes"]),
+        edges=tuple(edge(e) for e in data["edges"]),
+        joins=tuple(edge(e) for e in data["joins"]),
+        unresolved=tuple(Unresolved(u[0], Site(*u[1]), *u[2:]) for u in data["unresolved"]),
+        dynamic=tuple(Dynamic(d[0], Site(*d[1]), *d[2:]) for d in data["dynamic"]),
+        files=tuple(FileEntry(*f) for f in data["files"]),
+        truncations=tuple(Truncation(*t) for t in data["truncations"]),
+        stars={k: list(v) for k, v in data["stars"].items()},
+    )
 
 
 def _link_unit(made: Any, units: Sequence[Any], max_edges: int) -> _UnitPart:

@@ -314,6 +314,28 @@ class SqliteStore:
             (key.text(), plugin, version, json.dumps(artifact, sort_keys=True), time.time()),
         )
 
+    def get_unit_link(self, key: str) -> str | None:
+        """A unit's linked part (``link.units``, its text form) kept under ``key``, marked read now.
+
+        It lives beside the plugin artifacts (plugin ``unit-link``), so ``prune`` removes it too."""
+        row = self.connection.execute(
+            "SELECT data FROM plugin_artifact WHERE key=? AND plugin='unit-link' AND version='1'", (key,)
+        ).fetchone()
+        if row is None:
+            return None
+        self.connection.execute(
+            "UPDATE plugin_artifact SET read_at=? WHERE key=? AND plugin='unit-link' AND version='1'",
+            (time.time(), key),
+        )
+        return str(row[0])
+
+    def put_unit_link(self, key: str, data: str) -> None:
+        self.connection.execute(
+            "INSERT OR REPLACE INTO plugin_artifact(key, plugin, version, data, read_at) "
+            "VALUES (?, 'unit-link', '1', ?, ?)",
+            (key, data, time.time()),
+        )
+
     def prune(self, since: float) -> int:
         """Remove every index and artifact that no run read or wrote since ``since``."""
         self.connection.execute("BEGIN IMMEDIATE")
@@ -847,8 +869,7 @@ def metadata_text(connection: sqlite3.Connection, name: str) -> str | None:
 def set_metadata(connection: sqlite3.Connection, name: str, value: str) -> None:
     """Set a text of the metadata table (one statement: its own transaction)."""
     connection.execute(
-        "INSERT INTO metadata(name, value) VALUES(?, ?) "
-        "ON CONFLICT(name) DO UPDATE SET value=excluded.value",
+        "INSERT INTO metadata(name, value) VALUES(?, ?) ON CONFLICT(name) DO UPDATE SET value=excluded.value",
         (name, value),
     )
 

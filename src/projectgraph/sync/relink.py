@@ -58,7 +58,7 @@ def link(
     count = _LINKED[store] = _LINKED.get(store, 0) + 1
     track = incremental is True or (incremental is None and count >= 2)
     if not track or getattr(indexed, "units", None):  # units of dependency code: not covered
-        return link_indexed(base, config, indexed), "full", None, 0
+        return link_indexed(base, config, indexed, store=store), "full", None, 0
     options = _options(base, config, indexed)
     shape = _shape(options)
     if kept is not None and kept[0] == shape and not controls_changed:
