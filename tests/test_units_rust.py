@@ -227,3 +227,29 @@ def test_reach_through_vendored_smallvec(tmp_path: Path) -> None:
         ("smallvec//SmallVec//push", "member"),
         (f"{unit}//src/lib.rs//SmallVec//push", "package"),
     ]
+
+
+def test_a_git_dependency_from_cargos_checkout(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path / "cargo-home/git/checkouts/tools-1a2b3c4d5e6f7a8b/0123abc",
+        {
+            "Cargo.toml": '[workspace]\nmembers = ["crates/*"]\n',
+            "crates/gadget/Cargo.toml": cargo_toml("gadget", "0.2.0"),
+            "crates/gadget/src/lib.rs": "pub fn spin() {}\n",
+        },
+    )
+    root = write_tree(
+        tmp_path / "app",
+        {
+            "Cargo.toml": cargo_toml("app", "0.1.0", 'gadget = { git = "https://example.invalid/tools" }\n'),
+            "Cargo.lock": 'version = 3\n\n[[package]]\nname = "gadget"\nversion = "0.2.0"\n'
+            'source = "git+https://example.invalid/tools#0123abc"\n',
+            "src/main.rs": "fn main() {\n    gadget::spin();\n}\n",
+        },
+    )
+    (unit,) = discover_units(root)
+    assert unit.name == "cargo:gadget@0.2.0" and unit.root.endswith("0123abc/crates/gadget")
+    graph = run(root)
+    assert ("gadget//spin", f"{unit.name}//src/lib.rs//spin") in {
+        (e.caller, e.callee) for e in graph.edges if e.kind == "package"
+    }

@@ -10,7 +10,9 @@ of the workspace, project code. The crate's folder is the first of:
   version of a crate without its version) whose Cargo.toml has the version;
 - ``$CARGO_HOME/registry/src/*/<name>-<version>`` (``~/.cargo`` by default);
 - ``/usr/share/cargo/registry/<name>-<version>``, where Debian's ``librust-*-dev`` packages put
-  crate sources.
+  crate sources;
+- for a git dependency, cargo's checkout (``$CARGO_HOME/git/checkouts/<repo>-<hash>/<rev>/``, the
+  crate at its top or in a workspace folder below it) whose Cargo.toml has the name and version.
 
 A crate with no folder on this machine is no unit: a call into it stays an external key, and its
 sites say no-dependency-source. A unit's files are the ``.rs`` files of its lib target's folder
@@ -46,6 +48,7 @@ class Locked:
     name: str
     version: str
     dependencies: tuple[tuple[str, str], ...]  # (name, version or "" when Cargo.lock leaves it out)
+    git: bool = False  # a git dependency: its source is a checkout, not a registry's
 
 
 def discover(project_root: Path, config: DepsConfig) -> list[Unit]:
@@ -57,8 +60,11 @@ def discover(project_root: Path, config: DepsConfig) -> list[Unit]:
     if config.auto and lock is not None:
         vendors = vendor_folders(lock.parent, base)
         registries = registry_folders()
+        checkouts = git_checkouts() if any(p.git for p in packages) else {}
         for package in packages:
             root = crate_folder(package.name, package.version, vendors, registries)
+            if root is None and package.git:
+                root = checkouts.get((package.name, package.version))
             unit = crate_unit(package.name, package.version, root) if root is not None else None
             if unit is not None:
                 found.setdefault(unit.name, unit)
@@ -142,7 +148,7 @@ def locked_packages(lock: Path) -> list[Locked]:
                 if isinstance(written, str) and written.split():
                     parts = written.split()
                     dependencies.append((parts[0], parts[1] if len(parts) > 1 else ""))
-            out[(name, version)] = Locked(name, version, tuple(dependencies))
+            out[(name, version)] = Locked(name, version, tuple(dependencies), source.startswith("git+"))
     return [out[slot] for slot in sorted(out)]
 
 
@@ -230,6 +236,26 @@ def registry_folders() -> list[Path]:
         found += sorted(p for p in source.iterdir() if p.is_dir())
     if DEBIAN_REGISTRY.is_dir():
         found.append(DEBIAN_REGISTRY)
+    return found
+
+
+def git_checkouts() -> dict[tuple[str, str], Path]:
+    """(name, version) -> folder of each crate in cargo's git checkouts
+    (``$CARGO_HOME/git/checkouts/<repo>-<hash>/<rev>/``, the crate at the top or in a workspace
+    folder up to two levels down)."""
+    home = Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
+    found: dict[tuple[str, str], Path] = {}
+    checkouts = home / "git" / "checkouts"
+    for revision in sorted(checkouts.glob("*/*")) if checkouts.is_dir() else ():
+        for where, names, filenames in os.walk(revision):
+            depth = len(Path(where).relative_to(revision).parts)
+            names[:] = (
+                [] if depth >= 2 else sorted(n for n in names if not n.startswith(".") and n != "target")
+            )
+            if "Cargo.toml" in filenames:
+                manifest = _manifest_version(Path(where))
+                if manifest is not None:
+                    found.setdefault(manifest, Path(where))
     return found
 
 
