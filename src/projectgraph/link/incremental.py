@@ -71,6 +71,95 @@ class _Collector(GraphBuilder):
         return key
 
 
+_BINDING_KEYS = ("b", "d")
+
+
+class _Bindings(dict[str, Any]):
+    """A binding table of the traced linker (parameter bindings, decorated names): a read of a
+    key is a key read (``("b", key)`` or ``("d", key)``), a write is logged for the pass unit."""
+
+    def __init__(self, linker: TracedPythonLinker, kind: str) -> None:
+        super().__init__()
+        self.linker = linker
+        self.kind = kind
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.linker._read_binding((self.kind, key))
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self.linker._read_binding((self.kind, key))
+        return dict.__contains__(self, key)
+
+    def __getitem__(self, key: str) -> Any:
+        self.linker._read_binding((self.kind, key))
+        return dict.__getitem__(self, key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.linker._wrote_binding((self.kind, key))
+        dict.__setitem__(self, key, value)
+
+
+class _Params(set[str]):
+    """``_passed`` and ``_cls_params`` of the traced linker: reads and writes of ``("b", key)``."""
+
+    def __init__(self, linker: TracedPythonLinker) -> None:
+        super().__init__()
+        self.linker = linker
+
+    def __contains__(self, key: object) -> bool:
+        self.linker._read_binding(("b", key))
+        return set.__contains__(self, key)
+
+    def add(self, key: str) -> None:
+        self.linker._wrote_binding(("b", key))
+        set.add(self, key)
+
+
+class _Replayed(_Bindings):
+    """A binding table as it stood before one pass unit (the history's values), written apart."""
+
+    def __init__(self, linker: TracedPythonLinker, kind: str, before: Callable[[Key], Any]) -> None:
+        super().__init__(linker, kind)
+        self.before = before
+
+    def _load(self, key: str) -> bool:
+        if dict.__contains__(self, key):
+            return True
+        value = self.before((self.kind, key))
+        if self.kind == "b":
+            value = value[0]
+        if value is None:
+            return False
+        dict.__setitem__(self, key, list(value))
+        return True
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.linker._read_binding((self.kind, key))
+        return dict.__getitem__(self, key) if self._load(key) else default
+
+    def __contains__(self, key: object) -> bool:
+        self.linker._read_binding((self.kind, key))
+        return self._load(key)  # type: ignore[arg-type]
+
+    def __getitem__(self, key: str) -> Any:
+        self.linker._read_binding((self.kind, key))
+        if not self._load(key):
+            raise KeyError(key)
+        return dict.__getitem__(self, key)
+
+
+class _ReplayedParams(_Params):
+    def __init__(self, linker: TracedPythonLinker, index: int, before: Callable[[Key], Any]) -> None:
+        super().__init__(linker)
+        self.index = index
+        self.before = before
+
+    def __contains__(self, key: object) -> bool:
+        self.linker._read_binding(("b", key))
+        return set.__contains__(self, key) or bool(self.before(("b", key))[self.index])
+
+
 @dataclass
 class _Output:
     edges: list[Edge] = field(default_factory=list)
@@ -91,18 +180,40 @@ class TracedPythonLinker(py.PythonLinker):
         self.import_roots = roots
         self.unit_deps: dict[Unit, set[Key]] = {}
         self.outputs: dict[Unit, _Output] = {}
+        self._touched: set[Key] | None = None  # the keys a pass unit writes
+        self.history: dict[Key, list[tuple[int, Any]]] = {}  # key -> (unit position, value after it)
+        self.effects: dict[Unit, dict[Key, Any]] = {}  # a pass unit's writes: key -> value after it
+        self.replaying = False
+        self.hit_reads: set[Key] = set()  # binding keys read through answers memoized elsewhere
+        self.fresh: set[Any] = set()  # cache slots computed during a replay
+        self.last_touched: set[Key] = set()
+        self.attr_cache = "attr"  # the name of the self-attribute cache ("attr-replay" in a replay)
         super().__init__(indexes, builder, roots, hops)
+        self._bindings = _Bindings(self, "b")
+        self._decorated = _Bindings(self, "d")
+        self._passed = _Params(self)
+        self._cls_params = _Params(self)
 
     # ---- units --------------------------------------------------------------------------
-    def _run_unit(self, unit: Unit, work: Callable[[], None]) -> None:
+    def _run_unit(self, unit: Unit, work: Callable[[], None], position: int = -1) -> None:
         collector = _Collector()
         self.builder = collector
         saved, self._frame = self._frame, set()
+        self._touched = set() if position >= 0 else None
         try:
             work()
         finally:
             self.unit_deps[unit] = self._frame
             self._frame = saved
+        if self._touched is not None:
+            if self.replaying:
+                self.last_touched = self._touched
+            else:
+                effect = {key: self._snapshot(key) for key in self._touched}
+                self.effects[unit] = effect
+                for key, value in effect.items():
+                    self.history.setdefault(key, []).append((position, value))
+            self._touched = None
         self.outputs[unit] = _Output(
             collector.edges, collector.unresolved, collector.dynamic, collector.asked
         )
@@ -114,13 +225,13 @@ class TracedPythonLinker(py.PythonLinker):
             for info in pyfile.defs.values():
                 shared.node(node_for(info))
         try:
-            for pyfile in self.files.values():
-                self._run_unit(("D", pyfile.path), lambda f=pyfile: self._decorations_of(f))  # type: ignore[misc]
-            for pyfile in self.files.values():
-                self._run_unit(("A", pyfile.path), lambda f=pyfile: self._arguments_of_file(f))  # type: ignore[misc]
-            names = self.classmethod_names = self._classmethod_names()
-            for pyfile in self.files.values():
-                self._run_unit(("C", pyfile.path), lambda f=pyfile: self._classmethod_receivers_of(f, names))  # type: ignore[misc]
+            position = 0
+            for phase in _PHASES:
+                if phase == "C":
+                    self.classmethod_names = self._classmethod_names()
+                for pyfile in self.files.values():
+                    self._run_unit((phase, pyfile.path), self.phase_work(phase, pyfile), position)
+                    position += 1
             self.__dict__.pop("_attr_values", None)
             self._drop_deps("attr")
             self._bindings_complete()
@@ -131,6 +242,15 @@ class TracedPythonLinker(py.PythonLinker):
         finally:
             self.builder = shared
         self._release()
+
+    def phase_work(self, phase: str, pyfile: py._File) -> Callable[[], None]:
+        """The work of one file's share of a binding pass."""
+        if phase == "D":
+            return lambda: self._decorations_of(pyfile)
+        if phase == "A":
+            return lambda: self._arguments_of_file(pyfile)
+        names = self.classmethod_names
+        return lambda: self._classmethod_receivers_of(pyfile, names)
 
     def _decorations_of(self, pyfile: py._File) -> None:
         for info in pyfile.defs.values():
@@ -163,6 +283,8 @@ class TracedPythonLinker(py.PythonLinker):
             known = self._deps.get((cache, slot))
             if known:
                 self._frame |= known
+                if self.replaying and (cache, slot) not in self.fresh:
+                    self.hit_reads.update(k for k in known if k[0] in _BINDING_KEYS)
             return compute()
         saved, self._frame = self._frame, set()
         try:
@@ -172,6 +294,8 @@ class TracedPythonLinker(py.PythonLinker):
             self._frame = saved
             saved |= read
             self._deps[(cache, slot)] = read
+            if self.replaying:
+                self.fresh.add((cache, slot))
 
     def _structure(self, path: str, qualname: str) -> tuple[Key, ...]:
         """The keys of the definitions along a qualified name (what a scope chain reads)."""
@@ -266,38 +390,38 @@ class TracedPythonLinker(py.PythonLinker):
         self._def_read(method.key)
         return super()._abstract(method)
 
-    def _param_value(self, pyfile: py._File, scope: str, step: tuple[Any, ...]) -> tuple[Value | None, str]:
-        if step[1] == "bound":
-            self._frame.add(("b", step[2]))
-        return super()._param_value(pyfile, scope, step)
-
-    def _bound_values(self, key: str) -> list[Value]:
-        frame = self._frame
-        frame.add(("b", key))
-        seen = {key}
-        stack = [key]
-        while stack:
-            for value in self._bindings.get(stack.pop(), ()):
-                if value.kind == "param" and value.key not in seen:
-                    seen.add(value.key)
-                    frame.add(("b", value.key))
-                    stack.append(value.key)
-        return super()._bound_values(key)
-
     def _call_value(
         self, caller: str, site: Any, value: Value, kind: str, call: Any, decorated: bool = True
     ) -> None:
         if value.kind == "def":
             self._def_read(value.key)
-            if decorated:
-                self._frame.add(("d", value.key))
-        elif value.kind == "param":
-            self._frame.add(("b", value.key))
         super()._call_value(caller, site, value, kind, call, decorated)
 
-    def _bind_arguments(self, pyfile: py._File, call: Any, refs: list[Any]) -> None:
-        self._frame.add(("d", "*"))  # it reads the decorated names (a pass of its own: see relink)
-        super()._bind_arguments(pyfile, call, refs)
+    # ---- the binding tables: reads are keys, writes are logged per pass unit ---------------
+    def _read_binding(self, key: Key) -> None:
+        self._frame.add(key)
+
+    def _wrote_binding(self, key: Key) -> None:
+        if self._touched is not None:
+            self._touched.add(key)
+
+    def _bind(self, function: DefInfo, position: int, values: list[Value]) -> str | None:
+        name = super()._bind(function, position, values)
+        if name is not None:
+            self._wrote_binding(("b", keys_module.join(function.key, name)))
+        return name
+
+    def _snapshot(self, key: Key) -> Any:
+        """What the binding tables hold for one key (read without recording it)."""
+        if key[0] == "d":
+            made = dict.get(self._decorated, key[1])
+            return None if made is None else tuple(made)
+        bound = dict.get(self._bindings, key[1])
+        return (
+            None if bound is None else tuple(bound),
+            set.__contains__(self._passed, key[1]),
+            set.__contains__(self._cls_params, key[1]),
+        )
 
     def _unknown_receiver(self, caller: str, site: Any, call: Any) -> None:
         self._frame.add(("bn", call.name))
@@ -325,6 +449,10 @@ class TracedPythonLinker(py.PythonLinker):
             known = self._deps.get(slot)
             if known:
                 self._frame |= known
+                if self.replaying and slot not in self.fresh:
+                    self.hit_reads.update(k for k in known if k[0] in _BINDING_KEYS)
+        elif self.replaying:
+            self.fresh.add(slot)
         return value
 
     def _bases(self, cls: str) -> list[Value]:
@@ -387,7 +515,7 @@ class TracedPythonLinker(py.PythonLinker):
         slot = (cls, name)
         if self._attr_values.get(slot) is py._PENDING:
             return super()._class_attr_value(cls, name)
-        return self._cached("attr", self._attr_values, slot, compute)  # type: ignore[no-any-return]
+        return self._cached(self.attr_cache, self._attr_values, slot, compute)  # type: ignore[no-any-return]
 
     def _compute_class_body_value(self, cls: str, name: str) -> Value | None:
         self._owners_read(cls, name)
@@ -577,6 +705,8 @@ class LinkState:
         for pyfile in linker.files.values():
             self.inputs.update(self._inputs(pyfile))
         self.order: list[Unit] = sorted(linker.outputs, key=_unit_sort)
+        self.phase_units: list[Unit] = [unit for unit in self.order if unit[0] in _PHASES]
+        self.replays = 0
         # edges by the path of their site: the units that made some, and the strongest per slot
         self.by_site: dict[str, set[Unit]] = {}
         self.unit_sites: dict[Unit, dict[str, list[Edge]]] = {}
@@ -849,52 +979,33 @@ class LinkState:
         names = linker._classmethod_names()
         if names != linker.classmethod_names:
             raise _GiveUp("classmethod names changed")
-        # the binding passes: their inputs and reads must be the same, or the bindings may differ
+        fresh_inputs: dict[Unit, Any] = {}
         for path in changed:
-            fresh_inputs = self._inputs(linker.files[path])
-            for unit, value in fresh_inputs.items():
-                if self.inputs.get(unit) != value:
-                    raise _GiveUp(f"{unit} input changed")
-            self.inputs.update(fresh_inputs)
+            fresh_inputs.update(self._inputs(linker.files[path]))
         # answers that read a changed key are forgotten; subclasses follow the new bases
         self._invalidate(dirty, changed, classes)
-        for unit in self.order:
-            if unit[0] in _PHASES and not dirty.isdisjoint(linker.unit_deps[unit]):
-                raise _GiveUp(f"{unit} read a changed key")
+        # the binding passes: a unit whose input or reads changed runs again as it stood in the
+        # full link's order, and must leave the bindings as it did (else: link in full)
+        touched: set[str] = set()
+        node_keys: set[str] = set()
+        sites: set[Any] = set()  # unresolved sites and dynamic flags whose count changed
+        replayed = 0
+        for position, unit in enumerate(self.phase_units):
+            moved = unit in fresh_inputs and fresh_inputs[unit] != self.inputs.get(unit)
+            if moved or not dirty.isdisjoint(linker.unit_deps[unit]):
+                self._swap(unit, lambda u=unit, p=position: self._replay(u, p), touched, node_keys, sites)  # type: ignore[misc]
+                replayed += 1
+        self.inputs.update(fresh_inputs)
         rerun = [
             unit
             for unit in self.order
             if unit[0] in ("L", "E") and (unit[1] in changed or not dirty.isdisjoint(linker.unit_deps[unit]))
         ]
-        touched: set[str] = set()
-        node_keys: set[str] = set()
         for path in changed:
             node_keys.update(node.key for node in self.python_nodes.pop(path, ()))
             node_keys.update(node.key for node in self._file_nodes(path))
-        sites: set[Any] = set()  # unresolved sites and dynamic flags whose count changed
         for unit in rerun:
-            old = linker.outputs[unit]
-            touched |= self._unindex_unit(unit)
-            self.externals.subtract(old.externals)
-            node_keys |= old.externals
-            self.unresolved.subtract(set(old.unresolved))
-            self.dynamic.subtract(set(old.dynamic))
-            sites.update(old.unresolved)
-            sites.update(old.dynamic)
-            pyfile = linker.files[unit[1]]
-            if unit[0] == "L":
-                linker._run_unit(unit, lambda f=pyfile: linker._link_file(f))  # type: ignore[misc]
-            else:
-                linker._run_unit(unit, lambda f=pyfile: linker._decorator_edges_of(f))  # type: ignore[misc]
-            output = linker.outputs[unit]
-            self._index_unit(unit)
-            touched |= set(self.unit_sites[unit])
-            self.externals.update(output.externals)
-            node_keys |= output.externals
-            self.unresolved.update(set(output.unresolved))
-            self.dynamic.update(set(output.dynamic))
-            sites.update(output.unresolved)
-            sites.update(output.dynamic)
+            self._swap(unit, self._link_work(unit), touched, node_keys, sites)
         self.externals = +self.externals
         self._patch_edges(touched)
         self._patch_nodes(node_keys)
@@ -907,8 +1018,109 @@ class LinkState:
                 )
             else:
                 _patch_sorted(self.dynamic_sorted, site, site in self.dynamic or site in self.other_dynamic)
-        self.relinked_units = len(rerun)
+        self.relinked_units = len(rerun) + replayed
         return self.graph_of(entries)
+
+    def _link_work(self, unit: Unit) -> Callable[[], None]:
+        linker = self.linker
+        pyfile = linker.files[unit[1]]
+        if unit[0] == "L":
+            return lambda: linker._run_unit(unit, lambda: linker._link_file(pyfile))
+        return lambda: linker._run_unit(unit, lambda: linker._decorator_edges_of(pyfile))
+
+    def _swap(
+        self, unit: Unit, run: Callable[[], None], touched: set[str], node_keys: set[str], sites: set[Any]
+    ) -> None:
+        """Run a unit again and put its new output in place of its old one."""
+        old = self.linker.outputs[unit]
+        touched |= self._unindex_unit(unit)
+        self.externals.subtract(old.externals)
+        node_keys |= old.externals
+        self.unresolved.subtract(set(old.unresolved))
+        self.dynamic.subtract(set(old.dynamic))
+        sites.update(old.unresolved)
+        sites.update(old.dynamic)
+        run()
+        output = self.linker.outputs[unit]
+        self._index_unit(unit)
+        touched |= set(self.unit_sites[unit])
+        self.externals.update(output.externals)
+        node_keys |= output.externals
+        self.unresolved.update(set(output.unresolved))
+        self.dynamic.update(set(output.dynamic))
+        sites.update(output.unresolved)
+        sites.update(output.dynamic)
+
+    def _replay(self, unit: Unit, position: int) -> None:
+        """Run a binding-pass unit again on the bindings as they stood before it in the full link's
+        order (its history), apart from the real tables; give up unless it leaves them as it did
+        and read nothing a later unit wrote through an answer memoized elsewhere."""
+        linker = self.linker
+        history = linker.history
+
+        def before(key: Key) -> Any:
+            found: Any = None if key[0] == "d" else (None, False, False)
+            for at, value in history.get(key, ()):
+                if at >= position:
+                    break
+                found = value
+            return found
+
+        saved = (
+            linker._bindings,
+            linker._decorated,
+            linker._passed,
+            linker._cls_params,
+            linker._generation,
+            linker._attr_stamp,
+            linker.__dict__.get("_attr_values"),
+        )
+        self.replays += 1
+        bindings = _Replayed(linker, "b", before)
+        decorated = _Replayed(linker, "d", before)
+        passed = _ReplayedParams(linker, 1, before)
+        cls_params = _ReplayedParams(linker, 2, before)
+        linker._bindings, linker._decorated = bindings, decorated
+        linker._passed, linker._cls_params = passed, cls_params
+        linker._generation = saved[4] + 1_000_000 * self.replays  # memoized values that read
+        linker._attr_stamp = saved[5] - 1_000_000 * self.replays  # the bindings: none is reused
+        linker.__dict__["_attr_values"] = {}
+        linker.attr_cache = "attr-replay"
+        linker.replaying = True
+        linker.hit_reads = set()
+        linker.fresh = set()
+        try:
+            linker._run_unit(unit, linker.phase_work(unit[0], linker.files[unit[1]]), position)
+        finally:
+            linker._bindings, linker._decorated, linker._passed, linker._cls_params = saved[:4]
+            linker._generation, linker._attr_stamp = saved[4], saved[5]
+            if saved[6] is None:
+                linker.__dict__.pop("_attr_values", None)
+            else:
+                linker.__dict__["_attr_values"] = saved[6]
+            linker.attr_cache = "attr"
+            linker._drop_deps("attr-replay")
+            linker.replaying = False
+
+        def after(key: Key) -> Any:
+            if key[0] == "d":
+                made = dict.get(decorated, key[1])
+                return tuple(made) if made is not None else before(key)
+            was = before(key)
+            bound = dict.get(bindings, key[1])
+            return (
+                tuple(bound) if bound is not None else was[0],
+                set.__contains__(passed, key[1]) or was[1],
+                set.__contains__(cls_params, key[1]) or was[2],
+            )
+
+        old = linker.effects[unit]
+        for key in linker.last_touched | old.keys():
+            if after(key) != old.get(key, before(key)):
+                raise _GiveUp(f"{unit} binds otherwise")
+        for key in linker.hit_reads:
+            if any(at >= position for at, _value in history.get(key, ())):
+                raise _GiveUp(f"{unit} read a binding written after it")
 
     def _rebuild_defs(self) -> None:
         """``defs`` and the tables made from it, in the order ``PythonLinker.__init__`` makes them."""
