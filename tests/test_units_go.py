@@ -114,6 +114,8 @@ def test_module_cache_per_go_mod_and_go_sum(tmp_path: Path, monkeypatch: pytest.
             "golang.org/x/text@v0.3.0/text.go": "package text\n",
             "golang.org/x/text@v0.2.0/text.go": "package text\n",  # a version the build no longer selects
             "example.com/gone@v1.0.0/gone.go": "package gone\n",
+            "example.com/summed@v1.9.2/s.go": "package summed\n",
+            "example.com/summed@v1.10.0/s.go": "package summed\n",
         },
     )
     monkeypatch.setenv("GOMODCACHE", str(cache))
@@ -126,13 +128,19 @@ def test_module_cache_per_go_mod_and_go_sum(tmp_path: Path, monkeypatch: pytest.
             "go.sum": (
                 "github.com/BurntSushi/toml v1.2.1 h1:x=\ngithub.com/BurntSushi/toml v1.2.1/go.mod h1:y=\n"
                 "golang.org/x/text v0.2.0 h1:z=\nexample.com/gone v1.0.0/go.mod h1:w=\n"
+                "example.com/summed v1.9.2 h1:a=\nexample.com/summed v1.10.0 h1:b=\n"
+                "example.com/summed v1.11.0-rc.1 h1:c=\n"
             ),
             "main.go": "package main\n",
         },
     )
     assert escape_module_path("github.com/BurntSushi/toml") == "github.com/!burnt!sushi/toml"
     units = {u.name: u for u in discover_units(root)}
-    assert sorted(units) == ["go:github.com/BurntSushi/toml@v1.2.1", "go:golang.org/x/text@v0.3.0"]
+    assert sorted(units) == [
+        "go:example.com/summed@v1.10.0",  # only go.sum names it: the highest version the cache holds
+        "go:github.com/BurntSushi/toml@v1.2.1",
+        "go:golang.org/x/text@v0.3.0",  # go.mod's version, not go.sum's older one
+    ]
     toml = units["go:github.com/BurntSushi/toml@v1.2.1"]
     assert toml.files == ("decode.go", "internal/tz.go")  # no nested module, no testdata
     assert toml.provides == ("github.com/BurntSushi/toml", "github.com/BurntSushi/toml/internal")

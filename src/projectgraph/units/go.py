@@ -12,9 +12,9 @@ A unit is the code of one module version, named ``go:<module path>@<version>``:
   (``# a v1 => b v2``) is the module ``b`` at ``v2``; one with a local folder is project code.
 - the module cache (``$GOMODCACHE``, else ``$GOPATH/pkg/mod``, else ``~/go/pkg/mod``), when the
   module has no ``vendor/``: each module that go.mod requires (``// indirect`` ones too) and each
-  that go.sum holds a source hash of, at ``<escaped path>@<version>`` (``!`` before a capital).
-  A module of a go.sum that the cache does not hold is left out (go.sum keeps versions that the
-  build no longer selects); one of go.mod is a unit only when it is there too.
+  that go.sum holds a source hash of, at ``<escaped path>@<version>`` (``!`` before a capital). A
+  module only go.sum names is taken at its highest version the cache holds (go.sum keeps versions
+  that the build no longer selects); one of go.mod is a unit only when the cache holds it.
 
 A unit's files are the ``.go`` files a default build can read: never a ``_test.go`` file, a
 ``testdata`` folder, a folder with a go.mod of its own (another module), nor a file whose
@@ -310,19 +310,33 @@ def required_modules(folder: Path) -> list[tuple[str, str]]:
         sums = (folder / "go.sum").read_text(encoding="utf-8", errors="replace")
     except OSError:
         sums = ""
+    summed: dict[str, list[str]] = {}
     for line in sums.splitlines():
         parts = line.split()
-        if len(parts) >= 2 and not parts[1].endswith("/go.mod"):
-            found.setdefault(parts[0], parts[1])  # go.mod's selected version wins
+        if len(parts) >= 2 and not parts[1].endswith("/go.mod") and parts[0] not in found:
+            summed.setdefault(parts[0], []).append(parts[1])  # go.mod's selected version wins
     replaced = _replacements(text)
+    candidates = [(path, [version]) for path, version in found.items()]
+    # a module only go.sum names: its versions, the highest first (the one a build would select)
+    candidates += [
+        (path, sorted(set(versions), key=_semver, reverse=True)) for path, versions in summed.items()
+    ]
     out: list[tuple[str, str]] = []
-    for path, version in sorted(found.items()):
-        target = replaced.get((path, version)) or replaced.get((path, ""))
-        if target is None:
-            out.append((path, version))
-        elif target[1]:  # another module at a version
-            out.append(target)
+    for path, versions in sorted(candidates):
+        for version in versions:
+            target = replaced.get((path, version)) or replaced.get((path, ""))
+            if target is None:
+                out.append((path, version))
+            elif target[1]:  # another module at a version
+                out.append(target)
     return out
+
+
+def _semver(version: str) -> tuple[tuple[int, ...], int, str]:
+    """A sort key of a module version: v1.10.0 after v1.9.2, a pre-release before its release."""
+    core, _, pre = version.lstrip("v").partition("+")[0].partition("-")
+    numbers = tuple(int(n) if n.isdigit() else 0 for n in core.split("."))
+    return numbers, 0 if pre else 1, pre
 
 
 def _replacements(text: str) -> dict[tuple[str, str], tuple[str, str]]:
@@ -346,6 +360,8 @@ def cached_modules(cache: Path, requirements: Iterable[tuple[str, str]]) -> list
     holds of its own go.mod."""
     units: dict[str, Unit] = {}
     for path, version in requirements:
+        if path in units:  # a higher version of a module only go.sum names was there
+            continue
         root = cache / f"{escape_module_path(path)}@{version}"
         if not root.is_dir():
             continue
