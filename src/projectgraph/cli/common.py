@@ -46,10 +46,11 @@ def fail(message: str, code: int = 2) -> None:
 
 
 DEPS_HELP = (
-    "Dependency code to index and link too (repeatable): auto (the default: the project's .venv/venv/"
-    "$VIRTUAL_ENV packages it imports), stdlib (adds the standard library), DIR=UNIT (a folder as one "
-    "unit, as vendor/yaml=pypi:PyYAML@6.0.2), DIR=ECOSYSTEM (a folder of units, as site-packages=pypi), "
-    "or none."
+    "Dependency code to index and link too (repeatable): auto (the default: the packages the project "
+    "imports from its .venv/venv/$VIRTUAL_ENV, node_modules, Go vendor/ or module cache, Cargo vendor/ "
+    "or registry), stdlib (adds the standard library), DIR=UNIT (a folder as one unit, as "
+    "vendor/yaml=pypi:PyYAML@6.0.2), DIR=ECOSYSTEM (a folder of units, as site-packages=pypi or "
+    "node_modules=npm), or none."
 )
 
 
