@@ -743,6 +743,8 @@ class LinkState:
         self.nodes_sorted: list[Node] = []
         self.active_rules = merge_rules(options.rules)
         self.file_roots: dict[str, tuple[FileIndex, set[Root], set[Root]]] = {}
+        self.changed_groups: set[str] = set()  # the store's groups the last relink may have changed
+        self.last_roots: tuple[Root, ...] = ()
         self.gave_up = ""  # why the last relink gave up ("" when it did not)
 
     # ---- pieces -------------------------------------------------------------------------
@@ -853,6 +855,11 @@ class LinkState:
             return _python_external(key)
         return self.after_nodes.get(key)
 
+    def _group_of(self, key: str) -> str:
+        """The store's group (a node's path) of the rows of a node key."""
+        node = self.node_map.get(key)
+        return node.path if node is not None else key.partition("//")[0]
+
     def _patch_nodes(self, keys: set[str]) -> None:
         nodes = self.nodes_sorted
         for key in keys:
@@ -860,6 +867,7 @@ class LinkState:
             new = self._node_of(key)
             if old == new:
                 continue
+            self.changed_groups.update(n.path for n in (old, new) if n is not None)
             if old is not None:
                 del nodes[bisect_left(nodes, old)]
                 del self.node_map[key]
@@ -893,6 +901,10 @@ class LinkState:
             self.node_map = self._all_nodes(entries)
             self.nodes_sorted = sorted(self.node_map.values())
         root_set = self._roots()
+        if root_set.roots != self.last_roots:
+            moved = set(root_set.roots) ^ set(self.last_roots)
+            self.changed_groups.update(self._group_of(root.key) for root in moved)
+            self.last_roots = root_set.roots
         edges = self.edges
         max_edges = self.options.max_edges or DEFAULT_MAX_EDGES
         if len(edges) > max_edges or self.others.truncations:
@@ -950,6 +962,7 @@ class LinkState:
 
     def _relink(self, indexes: Sequence[FileIndex], entries: tuple[FileEntry, ...]) -> Graph:
         linker = self.linker
+        self.changed_groups = set()
         new = {i.path: i for i in indexes}
         if new.keys() != self.indexes.keys():
             raise _GiveUp("files came or went")
@@ -1011,6 +1024,7 @@ class LinkState:
         self._patch_nodes(node_keys)
         self.unresolved = +self.unresolved
         self.dynamic = +self.dynamic
+        self.changed_groups.update(self._group_of(site.caller) for site in sites)
         for site in sites:
             if isinstance(site, Unresolved):
                 _patch_sorted(
@@ -1230,6 +1244,7 @@ class LinkState:
             fresh_set = set(fresh)
             removed.extend(e for e in old if e not in fresh_set)
             added.extend(e for e in fresh if e not in old_set)
+        self.changed_groups.update(self._group_of(e[0]) for e in (*removed, *added))
         for edge in removed:
             position = bisect_left(edges, edge)
             if position < len(edges) and edges[position] == edge:

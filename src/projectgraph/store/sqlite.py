@@ -15,7 +15,8 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import groupby
 from operator import itemgetter
@@ -482,6 +483,39 @@ def _groups(graph: Graph) -> dict[str, _Group]:
     return groups  # each list in the graph's (sorted) order
 
 
+def _groups_of(graph: Graph, paths: set[str]) -> dict[str, _Group]:
+    """``_groups(graph)`` for the files ``paths`` only: each node's rows found by bisection in the
+    graph's sorted lists, not by a pass over them."""
+    groups: dict[str, _Group] = {}
+    for node in graph.nodes:
+        if node.path in paths:
+            group = groups.get(node.path)
+            if group is None:
+                group = groups[node.path] = _Group(node.path)
+            group.nodes.append(node)
+    known: set[str] | None = None
+    for group in groups.values():
+        for node in group.nodes:
+            tables: tuple[tuple[str, Sequence[Any]], ...] = (
+                ("edges", graph.edges),
+                ("unresolved", graph.unresolved),
+                ("dynamic", graph.dynamic),
+                ("roots", graph.roots),
+            )
+            for part, rows in tables:
+                low = bisect_left(rows, (node.key,))
+                high = bisect_left(rows, (node.key + "\0",), low)  # the next key up
+                if low == high:
+                    continue
+                run = rows[low:high]
+                if part == "edges":
+                    if known is None:
+                        known = {n.key for n in graph.nodes}
+                    run = [e for e in run if e[1] in known]
+                getattr(group, part).extend(run)
+    return groups
+
+
 def _node_values(node: Node) -> tuple[Any, ...]:
     """A node's columns after id and key (``_NODE_FIELDS``)."""
     words = (
@@ -605,11 +639,16 @@ def _ids_of(connection: sqlite3.Connection, keys: Iterable[str]) -> dict[str, in
 
 
 def _rewrite_changed(
-    connection: sqlite3.Connection, groups: dict[str, _Group], digests: dict[str, str], stored: dict[str, str]
+    connection: sqlite3.Connection,
+    groups: dict[str, _Group],
+    digests: dict[str, str],
+    stored: dict[str, str],
+    some: bool = False,
 ) -> int:
-    """Rewrite the groups whose digest changed: a node keeps its id while its key stays."""
+    """Rewrite the groups whose digest changed: a node keeps its id while its key stays.
+    ``some``: ``groups`` are only those that may have changed (the others are as stored)."""
     changed = sorted(p for p in set(digests) | set(stored) if digests.get(p) != stored.get(p))
-    if len(changed) > 16 and len(changed) * 2 > len(digests):
+    if not some and len(changed) > 16 and len(changed) * 2 > len(digests):
         raise _NoRoom  # most of the graph changed: one whole rewrite is faster
     old: dict[str, tuple[Any, ...]] = {}  # key -> (id, key, *_NODE_FIELDS)
     for path in changed:
@@ -716,6 +755,7 @@ def write_graph(
     run: dict[str, Any],
     controls: Iterable[tuple[str, str, int, int]] | None = None,
     stamped_at: int | None = None,
+    changed: Iterable[str] | None = None,
 ) -> dict[str, int]:
     """Store ``graph`` in one transaction: readers see the old graph or the new one.
 
@@ -724,12 +764,16 @@ def write_graph(
     digest changed are rewritten, and a node keeps its id while its key stays. ``stamps`` are the
     files' (size, mtime_ns), ``controls`` the control files' (path, digest, size, mtime_ns) rows, and
     ``stamped_at`` the time (ns) the stamps were taken from (-1: unknown, so no stamp is trusted).
+    ``changed``, when given, names the files (groups) that may differ from the stored graph (an
+    incremental link knows them): only their rows are grouped and compared.
     Returns the rows written per table.
     """
-    groups = _groups(graph)
+    some = set(changed) if changed is not None else None
+    groups = _groups(graph) if some is None else _groups_of(graph, some)
     digests = {path: group.digest() for path, group in groups.items()}
-    for path in set(_LAST_DIGESTS) - set(groups):
-        del _LAST_DIGESTS[path]
+    if some is None:
+        for path in set(_LAST_DIGESTS) - set(groups):
+            del _LAST_DIGESTS[path]
     written: dict[str, int] = {}
     connection.execute("BEGIN IMMEDIATE")
     try:
@@ -738,7 +782,11 @@ def write_graph(
         if not whole:
             connection.execute("SAVEPOINT changed_groups")
             try:
-                written["graph"] = _rewrite_changed(connection, groups, digests, stored)
+                if some is None:
+                    written["graph"] = _rewrite_changed(connection, groups, digests, stored)
+                else:
+                    part = {path: digest for path, digest in stored.items() if path in some}
+                    written["graph"] = _rewrite_changed(connection, groups, digests, part, some=True)
                 connection.execute("RELEASE changed_groups")
             except (_NoRoom, sqlite3.IntegrityError):
                 # no id left between two neighbours, or rows that do not fit the stored ones: rewrite all
@@ -746,6 +794,9 @@ def write_graph(
                 connection.execute("RELEASE changed_groups")
                 whole = True
         if whole:
+            if some is not None:
+                groups = _groups(graph)
+                digests = {path: group.digest() for path, group in groups.items()}
             written["graph"] = _rewrite_all(connection, groups, digests)
             written["whole"] = 1
         written["files"] = _write_files(connection, graph.files, stamps)

@@ -296,6 +296,7 @@ def reconcile(
             {"started": started, "root": str(base), "error": indexed.error},
             controls=_control_rows(controls),
             stamped_at=stamp_time,
+            changed=kept[1].changed_groups if how == "incremental" and kept is not None else None,
         )
         seconds["write"] = time.perf_counter() - mark
         relink.keep(store, kept)
