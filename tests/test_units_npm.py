@@ -299,3 +299,17 @@ def test_a_package_missing_from_a_whole_node_modules_cannot_run(tmp_path: Path) 
     (result,) = reach(graph, Query((Target.by_key("other//thing"),)))
     assert result.status == "uncertain"
     assert any("absent" in u.reason for u in result.uncertainties)
+
+
+def test_surface_of_main_and_module(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "app",
+        {
+            "node_modules/dual/package.json": manifest(
+                "dual", "1.0.0", main="cjs/index.js", module="esm/index.js"
+            ),
+            "node_modules/dual/cjs/index.js": "exports.run = function run() {}\n",
+            "node_modules/dual/esm/index.js": "export function run() {}\n",
+        },
+    )
+    assert surface_of(root, "dual")["dual//run"] == ("esm/index.js//run", "cjs/index.js//run")

@@ -11,9 +11,10 @@ linked as a project of its own (its folder the root), the package's entry module
 - with an ``exports`` map, each subpath it gives (``"."`` is the package name, ``"./sub"`` is
   ``name//sub``; a ``*`` pattern gives one subpath per file its target matches), the conditions in
   the linker's order;
-- without one, ``main`` (``module``, ``index``) for the package name, and every file for its path,
-  as written with and without its extension (``lodash//template.js``, ``lodash//template``), a
-  folder's ``index`` for the folder too, since Node resolves any of them.
+- without one, ``main`` and ``module`` (else ``index``) for the package name (Node's ``require``
+  loads the one, a bundler's ``import`` the other), and every file for its path, as written with and
+  without its extension (``lodash//template.js``, ``lodash//template``), a folder's ``index`` for
+  the folder too, since Node resolves any of them.
 
 For each entry module ``M`` the surface holds ``M`` itself (the module top level, which an import
 runs, and what its default / ``module.exports`` stands for), ``M//name`` for each name it exports
@@ -38,6 +39,7 @@ from projectgraph.link.javascript import JavaScriptLinker, _condition_targets, _
 from projectgraph.manifests import read_manifests
 
 SURFACE_ECOSYSTEMS = ("npm",)  # link/units.py takes the surface of these ecosystems' units from here
+SURFACE_VERSION = 2  # the rules of this module: a stored unit link of another version misses
 _SKIPPED_NAMES = frozenset({"*", "module.exports", "default"})
 _MAX_STAR_DEPTH = 10
 DEFAULT_HOPS = 10
@@ -140,6 +142,10 @@ def _entries(linker: JavaScriptLinker, package: str) -> list[tuple[str, str]]:
     exports = manifest.exports if manifest is not None else None
     if manifest is not None:
         add(".", linker._package_entry(manifest, "."))
+        if exports is None:  # Node's require loads main, a bundler's import module: both
+            for target in (manifest.main, manifest.module):
+                if target:
+                    add(".", linker._file_candidates_plain(posixpath.normpath(target)))
     elif "index.js" in linker.files:
         add(".", "index.js")
     if exports is not None:

@@ -39,6 +39,7 @@ from typing import Any, NamedTuple, Protocol
 
 from projectgraph import fileindex, keys
 from projectgraph.fileindex import FileIndex
+from projectgraph.gcpause import paused_gc
 from projectgraph.graph import (
     NO_SITE,
     VERSION,
@@ -101,7 +102,15 @@ def with_units(graph: Graph, units: Sequence[Any], max_edges: int = 0, store: An
     for made in units:
         if not made.indexes and not made.statuses:
             continue  # a unit of compiled code only: its import names are in the stats
-        memo_key = (made.unit, _statuses_digest(made), max_edges, context, fileindex.VERSION, VERSION)
+        memo_key = (
+            made.unit,
+            _statuses_digest(made),
+            max_edges,
+            context,
+            fileindex.VERSION,
+            VERSION,
+            _surface_version(made.unit.ecosystem),
+        )
         part = _MEMO.pop(memo_key, None)
         if part is None:
             part = _stored_part(store, memo_key)
@@ -176,6 +185,15 @@ def _surface_makers() -> dict[str, Callable[[str, str, Sequence[FileIndex]], Uni
     return makers
 
 
+def _surface_version(ecosystem: str) -> int:
+    """``SURFACE_VERSION`` of the module that gives an ecosystem's surfaces (0: none): part of a unit
+    link's memo key, so a change of surface rules, which changes no project graph, misses the store
+    without a graph.VERSION bump."""
+    make = _surface_makers().get(ecosystem)
+    module = importlib.import_module(make.__module__) if make is not None else None
+    return int(getattr(module, "SURFACE_VERSION", 0))
+
+
 def _surface(made: Any) -> UnitSurface | None:
     make = _surface_makers().get(made.unit.ecosystem)
     return make(made.unit.root, made.unit.package, made.indexes) if make is not None else None
@@ -234,7 +252,8 @@ def _stored_part(store: Any | None, memo_key: tuple[Any, ...]) -> _UnitPart | No
     if text is None:
         return None
     try:
-        return _part_from_json(json.loads(text))
+        with paused_gc():  # hundreds of thousands of small records that all stay
+            return _part_from_json(json.loads(text))
     except (ValueError, TypeError, KeyError, IndexError):  # a damaged row is a miss
         return None
 
@@ -262,17 +281,22 @@ def _part_to_json(part: _UnitPart) -> dict[str, Any]:
 
 
 def _part_from_json(data: dict[str, Any]) -> _UnitPart:
-    def edge(e: list[Any]) -> Edge:
-        return Edge(e[0], e[1], e[2], e[3], Site(*e[4]), e[5])
+    # _make is tuple.__new__: records built without each NamedTuple's Python __new__ (the most of
+    # the time of a read otherwise)
+    site = Site._make
+
+    def edges(rows: list[list[Any]]) -> tuple[Edge, ...]:
+        make = Edge._make
+        return tuple(make((e[0], e[1], e[2], e[3], site(e[4]), e[5])) for e in rows)
 
     return _UnitPart(
-        nodes=tuple(Node(*n) for n in data["nodes"]),
-        edges=tuple(edge(e) for e in data["edges"]),
-        joins=tuple(edge(e) for e in data["joins"]),
-        unresolved=tuple(Unresolved(u[0], Site(*u[1]), *u[2:]) for u in data["unresolved"]),
-        dynamic=tuple(Dynamic(d[0], Site(*d[1]), *d[2:]) for d in data["dynamic"]),
-        files=tuple(FileEntry(*f) for f in data["files"]),
-        truncations=tuple(Truncation(*t) for t in data["truncations"]),
+        nodes=tuple(map(Node._make, data["nodes"])),
+        edges=edges(data["edges"]),
+        joins=edges(data["joins"]),
+        unresolved=tuple(Unresolved._make((u[0], site(u[1]), *u[2:])) for u in data["unresolved"]),
+        dynamic=tuple(Dynamic._make((d[0], site(d[1]), *d[2:])) for d in data["dynamic"]),
+        files=tuple(map(FileEntry._make, data["files"])),
+        truncations=tuple(map(Truncation._make, data["truncations"])),
         stars={k: list(v) for k, v in data["stars"].items()},
     )
 
