@@ -313,3 +313,31 @@ def test_surface_of_main_and_module(tmp_path: Path) -> None:
         },
     )
     assert surface_of(root, "dual")["dual//run"] == ("esm/index.js//run", "cjs/index.js//run")
+
+
+def test_a_unit_is_linked_with_its_package_json(tmp_path: Path) -> None:
+    # the unit's own name resolves inside it (a package importing itself), and its dependencies
+    # are declared (no unresolved site scoped by a name for each call into them)
+    root = write_tree(
+        tmp_path / "app",
+        {
+            "package.json": manifest("app", "1.0.0", main="app.js", dependencies={"kit": "1"}),
+            "app.js": "require('kit').run()\n",
+            "node_modules/kit/package.json": manifest("kit", "1.0.0", dependencies={"dep": "1"}),
+            "node_modules/kit/index.js": (
+                "const own = require('kit/lib/x')\n"
+                "const dep = require('dep')\n"
+                "exports.run = function run() { own.go(); dep.work() }\n"
+            ),
+            "node_modules/kit/lib/x.js": "exports.go = function go() {}\n",
+            "node_modules/dep/package.json": manifest("dep", "1.0.0"),
+            "node_modules/dep/index.js": "exports.work = function work() {}\n",
+        },
+    )
+    graph = build_graph(root, IndexOptions(workers=1)).graph
+    run = "npm:kit@1.0.0//index.js//run"
+    assert {(e.callee, e.kind) for e in graph.out_edges.get(run, ())} == {
+        ("npm:kit@1.0.0//lib/x.js//go", "direct"),
+        ("dep//work", "direct"),
+    }
+    assert not [u for u in graph.unresolved if u.caller == run]

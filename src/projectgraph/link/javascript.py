@@ -70,7 +70,7 @@ from projectgraph.link.core import (
     node_for,
     subclasses_closure,
 )
-from projectgraph.manifests import EntryPoint, Manifests, PackageJson, normalize
+from projectgraph.manifests import EntryPoint, Manifests, PackageJson, normalize, read_manifests
 
 LANGUAGES = ("javascript", "typescript", "tsx")
 SOURCE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -1802,6 +1802,11 @@ def _condition_targets(value: Any) -> list[str]:
 def make_linker(
     indexes: Sequence[FileIndex], builder: GraphBuilder, context: LinkContext
 ) -> JavaScriptLinker:
-    return JavaScriptLinker(
-        indexes, builder, context.manifests, context.max_hops, context.test_paths, context.root
-    )
+    root, manifests = context.root, context.manifests
+    unit = context.unit
+    if root is None and unit is not None and unit.ecosystem == "npm":
+        # an npm unit linked as a project of its own: its package.json (its name, so the package
+        # can import itself; its dependencies, so their keys are declared; main and exports)
+        root = unit.root
+        manifests = read_manifests(root, tuple(i.path for i in indexes if i.language in LANGUAGES))
+    return JavaScriptLinker(indexes, builder, manifests, context.max_hops, context.test_paths, root)

@@ -39,7 +39,9 @@ from projectgraph.link.javascript import JavaScriptLinker, _condition_targets, _
 from projectgraph.manifests import read_manifests
 
 SURFACE_ECOSYSTEMS = ("npm",)  # link/units.py takes the surface of these ecosystems' units from here
-SURFACE_VERSION = 2  # the rules of this module: a stored unit link of another version misses
+# the npm unit rules (this surface, and the JavaScript linker reading a unit's package.json): a
+# stored unit link of another version misses
+SURFACE_VERSION = 3
 _SKIPPED_NAMES = frozenset({"*", "module.exports", "default"})
 _MAX_STAR_DEPTH = 10
 DEFAULT_HOPS = 10
