@@ -33,11 +33,11 @@ import json
 import sqlite3
 import time
 import zlib
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from projectgraph import fileindex, keys
 from projectgraph import graph as graph_module
@@ -131,6 +131,27 @@ class Uncertain:
         return True
 
 
+class Reach(NamedTuple):
+    """A reach set: the external keys as a bit set (bit i for ``keys[i]``), the package's own keys
+    as sorted runs of positions (``(lo, hi)``, position p for ``keys[external_count + p]``)."""
+
+    externals: int
+    runs: tuple[tuple[int, int], ...]
+
+    def has(self, ref: int, external_count: int) -> bool:
+        if ref < external_count:
+            return bool(self.externals >> ref & 1)
+        return _in_runs(self.runs, ref - external_count)
+
+
+def _in_runs(runs: tuple[tuple[int, int], ...], position: int) -> bool:
+    at = bisect_right(runs, (position, _NO_END)) - 1
+    return at >= 0 and runs[at][0] <= position <= runs[at][1]
+
+
+_NO_END = 1 << 62
+
+
 @dataclass(frozen=True)
 class _View:
     """What of an uncertainty set decides a status: an unscoped one, the names, the prefixes."""
@@ -143,14 +164,20 @@ class _View:
 @dataclass(frozen=True)
 class Summary:
     unit: str
-    keys: tuple[str, ...]  # sorted; bit i of a reach set is keys[i]
-    aliases: tuple[tuple[str, int], ...]  # (external key, bit) of a known node whose key differs
+    # the keys of its reach sets: the external ones sorted (a bit each), then the package's own
+    # (symbols, and what a re-export stands for) in reverse topological order of their components,
+    # so that what one reaches is a few runs of positions
+    keys: tuple[str, ...]
+    external_count: int
+    aliases: tuple[tuple[str, int], ...]  # (external key, key index) of a known node whose key differs
     own: tuple[str, ...]  # first segments of the package's own keys (file paths, the unit name)
     project_paths: tuple[str, ...]  # the graph's files of no unit: a package call never reaches them
-    exports: tuple[tuple[int, tuple[int, ...]], ...]  # a unit node's bit -> what its re-export stands for
+    exports: tuple[
+        tuple[int, tuple[int, ...]], ...
+    ]  # a unit node's key index -> what its re-export stands for
     uncertainties: tuple[Uncertain, ...]  # bit j of an uncertainty set is uncertainties[j]
     every_search: tuple[Uncertain, ...]
-    reach_sets: tuple[int, ...]
+    reach_sets: tuple[Reach, ...]
     uncertainty_sets: tuple[int, ...]
     symbols: dict[str, tuple[int, int]]  # symbol -> (reach set, uncertainty set), sorted
     names: dict[str, int]  # name -> reach set of every definition of that name, sorted
@@ -163,12 +190,13 @@ class Summary:
         """found, not-found, uncertain or no-such-target, as a search from ``symbol`` would say."""
         wanted = target if isinstance(target, Target) else Target.by_key(target)
         reach_set, uncertainty_set = self._symbol(symbol)
-        mask, bit = self._target(wanted.key)
-        if self.reach_sets[reach_set] & mask:
+        mask, own, exact = self._target(wanted.key)
+        reached = self.reach_sets[reach_set]
+        if reached.externals & mask or any(_in_runs(reached.runs, position) for position in own):
             return "found"
-        if self._concerned(uncertainty_set, wanted, bit):
+        if self._concerned(uncertainty_set, wanted, exact):
             return "uncertain"
-        return "not-found" if mask else "no-such-target"
+        return "not-found" if mask or own else "no-such-target"
 
     def reaches(self, symbol: str) -> list[str]:
         """The external keys ``symbol`` reaches: what the package's dependencies give."""
@@ -181,7 +209,14 @@ class Summary:
         return [key for key in self._reached(symbol) if key in symbols]
 
     def _reached(self, symbol: str) -> list[str]:
-        return _members(self.reach_sets[self._symbol(symbol)[0]], self.keys)
+        return self._keys_of(self.reach_sets[self._symbol(symbol)[0]])
+
+    def _keys_of(self, reached: Reach) -> list[str]:
+        """The keys of a reach set, sorted."""
+        found = _members(reached.externals, self.keys)
+        base = self.external_count
+        found.extend(self.keys[base + p] for lo, hi in reached.runs for p in range(lo, hi + 1))
+        return sorted(found)
 
     def uncertainties_of(self, symbol: str) -> list[Uncertain]:
         """Every uncertainty of a search from ``symbol``: those of every search, then its own."""
@@ -207,31 +242,32 @@ class Summary:
 
     @cached_property
     def _index(self) -> list[tuple[str, int]]:
-        """(key or external key, bit), sorted: a target's bits are one range of it."""
-        index = [(key, bit) for bit, key in enumerate(self.keys)]
+        """(key or external key, key index), sorted: a target's keys are one range of it."""
+        index = [(key, ref) for ref, key in enumerate(self.keys)]
         index.extend(self.aliases)
         index.sort()
         return index
 
     @cached_property
-    def _bits(self) -> dict[str, int]:
-        return {key: bit for bit, key in enumerate(self.keys)}
+    def _refs(self) -> dict[str, int]:
+        return {key: ref for ref, key in enumerate(self.keys)}
 
     @cached_property
     def _own(self) -> frozenset[str]:
         return frozenset(self.own)
 
     @cached_property
-    def _targets(self) -> dict[str, tuple[int, int | None]]:
+    def _targets(self) -> dict[str, tuple[int, tuple[int, ...], int | None]]:
         return {}
 
-    def _target(self, key: str) -> tuple[int, int | None]:
-        """The bits a target matches (by key or by external key), and the bit of its exact key."""
+    def _target(self, key: str) -> tuple[int, tuple[int, ...], int | None]:
+        """What a target matches (by key or by external key, and what a matching re-export stands
+        for): the external keys' bits, the package's own keys' positions; and its exact key's index."""
         known = self._targets.get(key)
         if known is not None:
             return known
         wildcard = key.endswith(keys.SEP + "*")
-        exact = None if wildcard else self._bits.get(key)
+        exact = None if wildcard else self._refs.get(key)
         if key.split(keys.SEP, 1)[0] in self._own and exact is None:
             raise OutsideSummaryError(
                 f"{key!r} is in the package's own code and names no exported symbol: "
@@ -239,18 +275,23 @@ class Summary:
             )
         prefix = key[:-1] if wildcard else key
         index = self._index
-        mask = 0
-        for position in range(bisect_left(index, (prefix,)), len(index)):
-            name, bit = index[position]
+        matched: set[int] = set()
+        for at in range(bisect_left(index, (prefix,)), len(index)):
+            name, ref = index[at]
             if not (name.startswith(prefix) if wildcard else name == key):
                 break
-            mask |= 1 << bit
-        for bit, closure in self.exports:
-            if mask >> bit & 1:
-                for other in closure:
-                    mask |= 1 << other
-        self._targets[key] = (mask, exact)
-        return mask, exact
+            matched.add(ref)
+        for ref, closure in self.exports:
+            if ref in matched:
+                matched.update(closure)
+        base = self.external_count
+        mask = 0
+        for ref in matched:
+            if ref < base:
+                mask |= 1 << ref
+        own = tuple(sorted(ref - base for ref in matched if ref >= base))
+        self._targets[key] = (mask, own, exact)
+        return mask, own, exact
 
     @cached_property
     def _views(self) -> dict[int, _View]:
@@ -282,7 +323,7 @@ class Summary:
                 return True
             if bit is not None:
                 for name in view.names:
-                    if self.reach_sets[self.names[name]] >> bit & 1:
+                    if self.reach_sets[self.names[name]].has(bit, self.external_count):
                         return True
         package_key = self._package_key(key, bit)
         return any(u.concerns(target, package_key) for u in view.scoped)
@@ -311,13 +352,17 @@ class Summary:
             "context": self.context,
             "unit": self.unit,
             "keys": list(self.keys),
+            "external_count": self.external_count,
             "aliases": [list(alias) for alias in self.aliases],
             "own": list(self.own),
             "project_paths": list(self.project_paths),
             "exports": [[bit, list(closure)] for bit, closure in self.exports],
             "uncertainties": [u.to_json() for u in self.uncertainties],
             "every_search": [u.to_json() for u in self.every_search],
-            "reach_sets": [format(s, "x") for s in self.reach_sets],
+            "reach_sets": [
+                [format(s.externals, "x"), [bound for run in s.runs for bound in run]]
+                for s in self.reach_sets
+            ],
             "uncertainty_sets": [format(s, "x") for s in self.uncertainty_sets],
             "symbols": {symbol: list(sets) for symbol, sets in self.symbols.items()},
             "names": self.names,
@@ -329,13 +374,17 @@ class Summary:
         return Summary(
             unit=data["unit"],
             keys=tuple(data["keys"]),
+            external_count=data["external_count"],
             aliases=tuple((key, bit) for key, bit in data["aliases"]),
             own=tuple(data["own"]),
             project_paths=tuple(data["project_paths"]),
             exports=tuple((bit, tuple(closure)) for bit, closure in data["exports"]),
             uncertainties=tuple(Uncertain.from_json(row) for row in data["uncertainties"]),
             every_search=tuple(Uncertain.from_json(row) for row in data["every_search"]),
-            reach_sets=tuple(int(s, 16) for s in data["reach_sets"]),
+            reach_sets=tuple(
+                Reach(int(bits, 16), tuple(zip(runs[::2], runs[1::2], strict=True)))
+                for bits, runs in data["reach_sets"]
+            ),
             uncertainty_sets=tuple(int(s, 16) for s in data["uncertainty_sets"]),
             symbols={symbol: (sets[0], sets[1]) for symbol, sets in data["symbols"].items()},
             names=dict(data["names"]),
@@ -533,10 +582,18 @@ def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) ->
             export_closures[key] = list(closure)
     for closure_keys in export_closures.values():
         known.update(closure_keys)
-    known_keys = tuple(sorted(known))
-    bit_of = {key: bit for bit, key in enumerate(known_keys)}
+    # the external keys get a bit each; the package's own keys a position in the reverse
+    # topological order of their components, so that what a component reaches is a few runs
+    components, component_of = _components(successors)
+    own_keys = {
+        key for key in known if key in nodes and (nodes[key].kind != "external" or nodes[key].external != key)
+    }
+    external_keys = sorted(known - own_keys)
+    base = len(external_keys)
+    known_keys = (*external_keys, *sorted(own_keys, key=lambda k: (component_of[number[k]], k)))
+    ref_of = {key: ref for ref, key in enumerate(known_keys)}
     aliases = tuple(
-        sorted((n.external, bit_of[n.key]) for n in graph.nodes if n.external and n.external != n.key)
+        sorted((n.external, ref_of[n.key]) for n in graph.nodes if n.external and n.external != n.key)
     )
     own = tuple(sorted({key.split(keys.SEP, 1)[0] for key in nodes if key not in known}))
 
@@ -575,37 +632,49 @@ def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) ->
             own_uncertain[number[node.key]] |= 1 << len(uncertainties)
             uncertainties.append(Uncertain(*pending, PACKAGE, scope[1], tuple(sorted(scope[0]))))
 
-    components, component_of = _components(successors)
-    reach_of: list[int] = []
+    reach_of: list[Reach] = []
     uncertain_of: list[int] = []
     for members in components:
         here = len(reach_of)
-        reached = 0
+        externals = 0
+        positions: list[int] = []
         uncertain = 0
         for member in members:
-            bit = bit_of.get(names[member])
-            if bit is not None:
-                reached |= 1 << bit
+            ref = ref_of.get(names[member])
+            if ref is not None:
+                if ref < base:
+                    externals |= 1 << ref
+                else:
+                    positions.append(ref - base)
             uncertain |= own_uncertain[member]
+        runs = [_runs(sorted(positions))] if positions else []
         seen: set[int] = set()
         for member in members:
             for successor in successors[member]:
                 other = component_of[successor]
                 if other != here and other not in seen:
                     seen.add(other)
-                    reached = _union(reached, reach_of[other])
+                    theirs = reach_of[other]
+                    externals = _union(externals, theirs.externals)
+                    runs.append(theirs.runs)
                     uncertain = _union(uncertain, uncertain_of[other])
-        reach_of.append(reached)
+        reach_of.append(Reach(externals, _runs_union(runs)))
         uncertain_of.append(uncertain)
 
     # per name of a name-scoped uncertainty: what any definition of that name reaches
     scoped_names = {u.value for u in uncertainties if u.scope == NAME}
-    name_sets: dict[str, int] = {name: 0 for name in scoped_names}
+    name_parts: dict[str, list[Reach]] = {name: [] for name in scoped_names}
     for node in graph.nodes:
-        if node.name in name_sets and is_definition(node):
-            name_sets[node.name] = _union(name_sets[node.name], reach_of[component_of[number[node.key]]])
+        if node.name in name_parts and is_definition(node):
+            name_parts[node.name].append(reach_of[component_of[number[node.key]]])
+    name_sets: dict[str, Reach] = {}
+    for name, parts in name_parts.items():
+        externals = 0
+        for part in parts:
+            externals = _union(externals, part.externals)
+        name_sets[name] = Reach(externals, _runs_union([part.runs for part in parts]))
 
-    reach_table: dict[int, int] = {}
+    reach_table: dict[Reach, int] = {}
     uncertainty_table: dict[int, int] = {}
     symbol_sets = {}
     for symbol in chosen:
@@ -619,11 +688,12 @@ def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) ->
     return Summary(
         unit=unit,
         keys=known_keys,
+        external_count=base,
         aliases=aliases,
         own=own,
         project_paths=tuple(sorted({f.path for f in graph.files if not f.unit})),
         exports=tuple(
-            (bit_of[key], tuple(sorted(bit_of[k] for k in closure)))
+            (ref_of[key], tuple(sorted(ref_of[k] for k in closure)))
             for key, closure in sorted(export_closures.items())
         ),
         uncertainties=tuple(uncertainties),
@@ -646,6 +716,38 @@ def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) ->
             "seconds": round(time.perf_counter() - started, 6),
         },
     )
+
+
+def _runs(positions: list[int]) -> tuple[tuple[int, int], ...]:
+    """Sorted positions as runs ``(lo, hi)``."""
+    found: list[tuple[int, int]] = []
+    for position in positions:
+        if found and position == found[-1][1] + 1:
+            found[-1] = (found[-1][0], position)
+        else:
+            found.append((position, position))
+    return tuple(found)
+
+
+def _runs_union(parts: list[tuple[tuple[int, int], ...]]) -> tuple[tuple[int, int], ...]:
+    """The union of run lists; one of them itself when it holds all the others (sets shared)."""
+    given = [part for part in parts if part]
+    if not given:
+        return ()
+    if len(given) == 1 or all(part is given[0] for part in given):
+        return given[0]
+    merged: list[list[int]] = []
+    for lo, hi in sorted(run for part in given for run in part):
+        if merged and lo <= merged[-1][1] + 1:
+            if hi > merged[-1][1]:
+                merged[-1][1] = hi
+        else:
+            merged.append([lo, hi])
+    joined = tuple((lo, hi) for lo, hi in merged)
+    for part in given:
+        if len(part) == len(joined) and part == joined:
+            return part
+    return joined
 
 
 def _union(into: int, other: int) -> int:
@@ -825,7 +927,7 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
         made = next(s for s, _symbol in by_external.values() if s.unit == unit)
         stand_in = keys.join(unit, "(summary)", name)
         nodes[stand_in] = Node(stand_in, "function", path=unit, unit=unit, name=name)
-        for key in _members(made.reach_sets[made.names[name]], made.keys):
+        for key in made._keys_of(made.reach_sets[made.names[name]]):
             nodes.setdefault(key, _stand_in(made, key, ""))
             edges.append(Edge(stand_in, key, "calls", "package", NO_SITE, f"summary {unit}"))
     return Graph(
@@ -843,6 +945,6 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
 def _stand_in(made: Summary, key: str, language: str) -> Node:
     """A node for a key of a summary: a symbol of its unit (with its external key) or an external."""
     if key in made.symbols:
-        bit = made._bits[key]
+        bit = made._refs[key]
         return Node(key, "function", unit=made.unit, external=made._externals.get(bit, ""), language=language)
     return Node(key, "external", language=language, external=key, name=keys.last_segment(key))
