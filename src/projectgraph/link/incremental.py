@@ -745,6 +745,8 @@ class LinkState:
         self.file_roots: dict[str, tuple[FileIndex, set[Root], set[Root]]] = {}
         self.changed_groups: set[str] = set()  # the store's groups the last relink may have changed
         self.last_roots: tuple[Root, ...] = ()
+        self.last_root_set: Any = None
+        self.last_entry_roots: set[Root] = set()
         self.gave_up = ""  # why the last relink gave up ("" when it did not)
 
     # ---- pieces -------------------------------------------------------------------------
@@ -876,24 +878,30 @@ class LinkState:
                 self.node_map[key] = new
 
     def _roots(self) -> Any:
+        """``roots.find``, from the roots each file gave (kept by index) and the entry points; the
+        last root set again when neither changed."""
         active = self.active_rules
         deps = self.manifests.dependencies
         test_paths = self.options.test_paths
-        found = entry_roots(active, self.manifests, self._resolve_entry)
-        fallbacks = []
-        for path in sorted(self.indexes):
-            index = self.indexes[path]
+        entries = entry_roots(active, self.manifests, self._resolve_entry)
+        moved = entries != self.last_entry_roots
+        for path, index in self.indexes.items():
             kept = self.file_roots.get(path)
             if kept is None or kept[0] is not index:
-                kept = (
+                fresh = (
                     index,
                     file_roots(active, index, deps, test_paths, self._handler_refs),
                     fallback_roots(index, test_paths),
                 )
-                self.file_roots[path] = kept
-            found |= kept[1]
-            fallbacks.append(kept[2])
-        return with_fallback(found, fallbacks)
+                self.file_roots[path] = fresh
+                moved = moved or kept is None or kept[1:] != fresh[1:]
+        if moved or self.last_root_set is None:
+            found = set(entries)
+            for path in sorted(self.indexes):
+                found |= self.file_roots[path][1]
+            self.last_root_set = with_fallback(found, (self.file_roots[p][2] for p in sorted(self.indexes)))
+            self.last_entry_roots = entries
+        return self.last_root_set
 
     def graph_of(self, entries: tuple[FileEntry, ...]) -> Graph:
         """The graph as ``link.build`` gives it, from the units' outputs."""
@@ -1019,11 +1027,15 @@ class LinkState:
             node_keys.update(node.key for node in self._file_nodes(path))
         for unit in rerun:
             self._swap(unit, self._link_work(unit), touched, node_keys, sites)
-        self.externals = +self.externals
+        for external in node_keys:
+            if self.externals.get(external, 1) <= 0:
+                del self.externals[external]
         self._patch_edges(touched)
         self._patch_nodes(node_keys)
-        self.unresolved = +self.unresolved
-        self.dynamic = +self.dynamic
+        for site in sites:
+            table: Counter[Any] = self.unresolved if isinstance(site, Unresolved) else self.dynamic
+            if table.get(site, 1) <= 0:
+                del table[site]
         self.changed_groups.update(self._group_of(site.caller) for site in sites)
         for site in sites:
             if isinstance(site, Unresolved):
