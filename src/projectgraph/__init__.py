@@ -2,7 +2,9 @@
 
 The stages, each a call whose output is a plain record: ``run_index`` (discover + index) ->
 ``build`` (link, marking the roots) -> ``reach``. ``build_graph`` wires them for a folder;
-``Project`` adds the SQLite store and the query engine.
+``Project`` adds the SQLite store and the query engine. ``IndexOptions(deps=...)`` names the units
+of dependency code to index and link too (``parse_deps``, ``discover_units``; ``AUTO_DEPS`` by
+default, ``NO_DEPS`` for none).
 """
 
 from projectgraph.fileindex import FileIndex
@@ -26,10 +28,15 @@ from projectgraph.reach import (
     path_string,
     reach,
 )
+from projectgraph.units import AUTO_DEPS, NO_DEPS, DepsConfig, DepsError, Unit, discover_units, parse_deps
 
 __all__ = [
+    "AUTO_DEPS",
+    "NO_DEPS",
     "SOURCES_AND_ROOTS",
     "SOURCES_ONLY",
+    "DepsConfig",
+    "DepsError",
     "Edge",
     "FileIndex",
     "Graph",
@@ -46,9 +53,12 @@ __all__ = [
     "Target",
     "TargetByImport",
     "TargetByKey",
+    "Unit",
     "UnknownSourceError",
     "build",
     "build_graph",
+    "discover_units",
+    "parse_deps",
     "path_string",
     "reach",
     "run_index",
