@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from bisect import bisect_left
 from collections import deque
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Collection, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -496,6 +496,17 @@ class Packages:
         )
 
 
+def into_package(tops: Collection[str], language: str, top: str, key: str) -> bool:
+    """Whether a call into code the graph does not hold, of scope ``(tops, language)``
+    (``Packages.scope``), concerns a target of package ``top`` (``keys.package_of(key)``; a unit
+    key is read as its definition's external key). projectgraph.summary matches with it too."""
+    if language == "*":
+        return True
+    if top.endswith("/*"):  # every package of an npm scope (@s//*)
+        return any(t.startswith(top[:-1]) for t in tops)
+    return top in tops or bool(language and standard.is_standard(language, key))
+
+
 def is_definition(node: Node) -> bool:
     """A node whose code can run: where a call by name with an unknown receiver may go."""
     return node.kind != "external" and bool(node.path)
@@ -611,17 +622,7 @@ class _Uncertainties:
             self._project_paths = {f.path for f in self.graph.files if not f.unit}
         if not unit and top in self._project_paths:
             return []
-        if top.endswith("/*"):  # every package of an npm scope (@s//*)
-            return [
-                u
-                for tops, language, u in self.by_tops
-                if language == "*" or any(t.startswith(top[:-1]) for t in tops)
-            ]
-        return [
-            u
-            for tops, language, u in self.by_tops
-            if language == "*" or top in tops or (language and standard.is_standard(language, key))
-        ]
+        return [u for tops, language, u in self.by_tops if into_package(tops, language, top, key)]
 
     def concerning(self, target: Target) -> tuple[list[Uncertainty], dict[str, int]]:
         found: list[_Pending] = list(self.everywhere)

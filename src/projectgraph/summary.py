@@ -56,6 +56,7 @@ from projectgraph.reach import (
     dynamic_pending,
     dynamic_scope,
     every_search,
+    into_package,
     is_definition,
     reach,
     unit_budget,
@@ -64,7 +65,6 @@ from projectgraph.reach import (
 )
 from projectgraph.reach import VERSION as REACH_VERSION
 from projectgraph.store import sqlite as sql
-from projectgraph.units import standard
 
 VERSION = 1
 """summary.VERSION: the summary format and its rules. A store of summaries keys on it."""
@@ -123,11 +123,7 @@ class Uncertain:
         if self.scope == PACKAGE:
             if package_key is None:
                 return False
-            return (
-                self.value == "*"
-                or package_key.split(keys.SEP, 1)[0] in self.tops
-                or bool(self.value and standard.is_standard(self.value, package_key))
-            )
+            return into_package(self.tops, self.value, keys.package_of(package_key), package_key)
         return True
 
 
@@ -334,7 +330,7 @@ class Summary:
         if unit:
             external = self._externals.get(bit) if bit is not None else None
             return external or rest
-        return None if key.split(keys.SEP, 1)[0] in self._project_paths else key
+        return None if keys.package_of(key) in self._project_paths else key
 
     @cached_property
     def _externals(self) -> dict[int, str]:
