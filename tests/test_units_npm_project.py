@@ -8,16 +8,21 @@ it) makes that a failure.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+from bisect import bisect_left
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conftest import FIXTURES
+from projectgraph import keys
+from projectgraph.fileindex import Definition
 from projectgraph.graph import Graph
-from projectgraph.indexer import IndexOptions
+from projectgraph.indexer import IndexOptions, IndexResult
 from projectgraph.pipeline import build_graph
 from projectgraph.reach import SOURCES_AND_ROOTS, SOURCES_ONLY, Query, ReachResult, Source, Target, reach
 from projectgraph.units import NO_DEPS, discover_units
@@ -60,8 +65,14 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def graph(app: Path) -> Graph:
-    return build_graph(app, IndexOptions(workers=2)).graph
+def built(app: Path) -> tuple[IndexResult, Graph]:
+    run = build_graph(app, IndexOptions(workers=2))
+    return run.index, run.graph
+
+
+@pytest.fixture(scope="session")
+def graph(built: tuple[IndexResult, Graph]) -> Graph:
+    return built[1]
 
 
 def one(graph: Graph, target: str, *sources: str) -> ReachResult:
@@ -131,3 +142,154 @@ def test_a_dependency_with_no_unit_is_uncertain_never_not_found(app: Path, tmp_p
     result = one(without, "ms")  # only debug's code could reach it, and no unit gives it
     assert result.status == "uncertain"
     assert any("no-dependency-source" in u.reason for u in result.uncertainties)
+
+
+# ---- the runtime oracle: what the app really calls inside its dependencies -----------------------
+
+# exercises the app: a page (lodash's template, chalk), a static file (serve-static, send, mime,
+# ms through maxAge), a 404, with debug output on (debug's formatting, ms's humanize)
+DRIVER = """
+const http = require("http");
+const express = require("express");
+const { render, serve } = require("./app.js");
+const app = express();
+app.use(serve(__dirname));
+app.get("/", (req, res) => res.send(render("world")));
+const server = app.listen(0, "127.0.0.1", async () => {
+  const port = server.address().port;
+  const get = (path) => new Promise((ok, fail) => {
+    const request = http.get({ host: "127.0.0.1", port, path }, (res) => {
+      res.resume();
+      res.on("end", ok);
+    });
+    request.on("error", fail);
+  });
+  try {
+    for (const path of ["/", "/package.json", "/missing"]) await get(path);
+  } finally {
+    server.close();
+  }
+});
+"""
+
+
+class RuntimeScopes:
+    """The definitions of the app's files and of its units' files, by the path Node runs them at
+    (relative to the app: ``node_modules/send/index.js``), with the graph path each stands for."""
+
+    def __init__(self, root: Path, indexed: IndexResult) -> None:
+        from test_js_honesty_oracle import CALLABLE, body_start
+
+        self.callable = CALLABLE
+        self.body_start = body_start
+        self.files: dict[str, tuple[str, list[Definition], str]] = {}
+        for index in indexed.indexes:
+            if index.language == "javascript":
+                self._add(index.path, index.path, index.definitions, root / index.path)
+        for made in indexed.units:
+            folder = Path(made.unit.root).relative_to(root.resolve()).as_posix()
+            for index in made.indexes:
+                if index.language == "javascript":
+                    graph_path = f"{made.unit.name}{keys.SEP}{index.path}"
+                    where = Path(made.unit.root) / index.path
+                    self._add(f"{folder}/{index.path}", graph_path, index.definitions, where)
+
+    def _add(self, runtime: str, graph_path: str, definitions: Any, file: Path) -> None:
+        ordered = sorted(definitions, key=lambda d: (d.line, d.column))
+        self.files[runtime] = (graph_path, ordered, file.read_text(encoding="utf-8"))
+
+    def breakpoints(self) -> list[dict[str, Any]]:
+        found = []
+        for runtime, (graph_path, definitions, source) in sorted(self.files.items()):
+            for d in definitions:
+                start = self.body_start(source, d.line, d.column) if d.kind in self.callable else None
+                if start is not None:
+                    key = keys.first_party(graph_path, d.qualname)
+                    found.append({"path": runtime, "line": start[0], "column": start[1], "key": key})
+        return found
+
+    def key_at(self, position: list[Any]) -> str | None:
+        """The innermost definition a frame is in (its module when none), None for another file."""
+        runtime, line, column, _name = position
+        if runtime not in self.files:
+            return None
+        graph_path, definitions, _source = self.files[runtime]
+        starts = [(d.line, d.column) for d in definitions]
+        best = None
+        for d in definitions[: bisect_left(starts, (line, column))]:
+            if d.end_line >= line and (best is None or (d.line, d.column) >= (best.line, best.column)):
+                best = d
+        return keys.first_party(graph_path, best.qualname) if best is not None else graph_path
+
+
+def test_every_call_the_app_makes_into_its_dependencies_is_known(
+    app: Path, built: tuple[IndexResult, Graph], tmp_path: Path
+) -> None:
+    """Run the app under the honesty oracle's tracer (a breakpoint at every definition of the app
+    and of its units): for every call it makes, the graph has the edge or reach from the caller
+    answers found or uncertain, never not-found."""
+    from test_js_honesty_oracle import NODE, TRACER
+
+    if NODE is None:
+        _unavailable("node is not installed")
+    indexed, graph = built
+    scopes = RuntimeScopes(app, indexed)
+    driver = app / "oracle_driver.js"  # beside app.js, after the graph was built: not in it
+    driver.write_text(DRIVER, encoding="utf-8")
+    out = tmp_path / "hits.jsonl"
+    out.touch()
+    tracer = tmp_path / "tracer.mjs"
+    tracer.write_text(TRACER, encoding="utf-8")
+    spec = {"out": str(out), "prefix": app.resolve().as_uri() + "/", "breakpoints": scopes.breakpoints()}
+    (tmp_path / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    assert NODE is not None
+    try:
+        done = subprocess.run(
+            [NODE, "--import", tracer.as_uri(), driver.name],
+            cwd=app,
+            env={**os.environ, "PROJECTGRAPH_TRACE": str(tmp_path / "spec.json"), "DEBUG": "app"},
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+    finally:
+        driver.unlink()
+    assert done.returncode == 0, done.stderr
+    edges: set[tuple[str | None, str]] = set()
+    for line in out.read_text(encoding="utf-8").splitlines():
+        hit = json.loads(line)
+        frames = hit["frames"]
+        if not frames or scopes.key_at(frames[0]) != hit["key"]:
+            continue  # paused where another definition starts: the oracle cannot place it
+        caller = None
+        for position in frames[1:] + hit["async"]:
+            caller = scopes.key_at(position)
+            if caller is not None:
+                break
+        if caller is not None and caller.startswith("oracle_driver.js"):
+            caller = None  # the driver is no code of the graph: a call from the runtime
+        edges.add((caller, hit["key"]))
+    into_units = {callee for _caller, callee in edges if keys.split_unit(callee)[0]}
+    assert len(into_units) > 100, "the run entered few dependency functions"
+    assert {keys.split_unit(c)[0] for c in into_units} >= {EXPRESS, "npm:send@0.19.0", "npm:debug@2.6.9"}
+    assert dishonest(graph, edges) == []
+
+
+def dishonest(graph: Graph, edges: set[tuple[str | None, str]]) -> list[str]:
+    """The runtime edges that neither the graph nor reach from their caller (a unit definition too)
+    knows of: the honesty oracle's check, with unit sources."""
+    walked = {(e.caller, e.callee) for e in graph.edges if e.relation in ("calls", "imports", "references")}
+    nodes = graph.node_by_key
+    problems = []
+    for caller, callee in sorted(edges, key=lambda e: (e[0] or "", e[1])):
+        if callee not in nodes or (caller is not None and caller not in nodes):
+            problems.append(f"{caller} -> {callee}: no node of the graph")
+            continue
+        if (caller, callee) in walked:
+            continue
+        sources = (Source(caller),) if caller is not None else ()
+        [result] = reach(graph, Query(targets=(Target(callee),), sources=sources, unit_sources=True))
+        if result.status not in ("found", "uncertain"):
+            problems.append(f"{caller} -> {callee}: reach says {result.status}")
+    return problems
