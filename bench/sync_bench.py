@@ -8,8 +8,13 @@ The corpus is ``--corpus``, else ``/tmp/corpus/Django-5.1`` when it is there, el
 sdist that ``bench/index_bench.py`` downloads into ``bench/.corpus/``. The benchmark works on a copy
 outside this repository, indexes it once (``Project.refresh``), then measures:
 
-- **sync in process** (what a watcher or a long-lived server pays): append a function to one file,
-  ``Project.sync()``; the time of each phase (discover, index, link, write) from ``SyncResult``;
+- **sync in process** (what a watcher or a long-lived server pays): one edit to one file, then
+  ``Project.sync(incremental=True)``, which keeps a tracked link and relinks incrementally
+  (``sync.relink``); the time of each phase (discover, index, link, write) from ``SyncResult``, how
+  it linked (incremental, or tracked: in full) and the units it ran again, for three edits (``--edits``):
+  ``append`` a function at the end of the file, ``insert`` two comment lines above a function in
+  the middle (the definitions below move), ``rename`` a function other files import (``--rename``,
+  renamed back on the next run);
 - **no-op sync in process**: nothing changed since the last sync;
 - **CLI sync** (``--skip-cli`` leaves it out): ``projectgraph sync`` as a whole process after the same
   edit, interpreter start and imports included;
@@ -25,6 +30,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -55,17 +61,37 @@ def corpus(explicit: str | None) -> Path:
 
 
 class Editor:
-    """Appends a new function to one file per call, with a fresh name each time."""
+    """Edits one file per call: appends a new function with a fresh name (the default), inserts
+    comment lines above a function in the middle, or renames a function (and back)."""
 
-    def __init__(self, root: Path, rel: str) -> None:
+    def __init__(self, root: Path, rel: str, rename: str = "compress_string") -> None:
         self.root = root
         self.rel = rel
         self.count = 0
+        self.rename = rename
+        self.renamed = False
 
-    def edit(self) -> str:
+    def edit(self, kind: str = "append") -> str:
+        """Edit the file; the key of a node the stored graph must hold afterwards."""
         self.count += 1
-        name = f"bench_sync_{os.getpid()}_{self.count}"
         path = self.root / self.rel
+        text = path.read_text(encoding="utf-8")
+        if kind == "insert":
+            starts = [m.start() for m in re.finditer(r"^def ", text, re.M)]
+            at = starts[len(starts) // 2]
+            path.write_text(
+                f"{text[:at]}# bench edit {self.count}\n# (a comment)\n{text[at:]}", encoding="utf-8"
+            )
+            head = re.match(r"def (\w+)", text[at:])
+            return f"{self.rel}//{head.group(1) if head else ''}"
+        if kind == "rename":
+            old, new = self.rename, f"{self.rename}_renamed"
+            if self.renamed:
+                old, new = new, old
+            path.write_text(re.sub(rf"\bdef {old}\(", f"def {new}(", text), encoding="utf-8")
+            self.renamed = not self.renamed
+            return f"{self.rel}//{new}"
+        name = f"bench_sync_{os.getpid()}_{self.count}"
         with path.open("a", encoding="utf-8") as handle:
             handle.write(f"\n\ndef {name}(value):\n    return value\n")
         return f"{self.rel}//{name}"
@@ -83,31 +109,44 @@ def median(values: list[float]) -> float:
     return round(statistics.median(values), 4) if values else float("nan")
 
 
-def bench_in_process(root: Path, editor: Editor, runs: int) -> dict[str, Any]:
+def bench_in_process(root: Path, editor: Editor, runs: int, edits: list[str]) -> dict[str, Any]:
     from projectgraph.project import Project
 
-    phases: dict[str, list[float]] = {phase: [] for phase in PHASES}
+    report: dict[str, Any] = {}
     noop: list[float] = []
-    details: list[dict[str, Any]] = []
     with Project(root) as project:
-        project.sync()  # warm: the modules imported, the store open, the stamps current
-        for _ in range(runs):
-            key = editor.edit()
-            result = project.sync()
-            assert has_key(project.store.path, key), f"{key} missing after sync"
-            for phase in PHASES:
-                phases[phase].append(result.seconds.get(phase, 0.0))
-            details.append({"read": result.read, "parsed": result.parsed, "written": result.written})
-            started = time.perf_counter()
-            again = project.sync()
-            noop.append(time.perf_counter() - started)
-            assert not again.relinked
-    return {
-        "sync": {phase: median(values) for phase, values in phases.items()},
-        "sync_runs": {phase: [round(v, 4) for v in values] for phase, values in phases.items()},
-        "noop_sync": median(noop),
-        "last": details[-1] if details else {},
-    }
+        started = time.perf_counter()
+        project.sync(incremental=True)  # warm: modules, store, stamps; the tracked link made
+        report["prime"] = round(time.perf_counter() - started, 2)
+        for kind in edits:
+            phases: dict[str, list[float]] = {phase: [] for phase in PHASES}
+            links: list[str] = []
+            units: list[int] = []
+            for _ in range(runs):
+                key = editor.edit(kind)
+                result = project.sync(incremental=True)
+                assert has_key(project.store.path, key), f"{key} missing after sync"
+                for phase in PHASES:
+                    phases[phase].append(result.seconds.get(phase, 0.0))
+                links.append(result.link)
+                units.append(result.relinked_units)
+                started = time.perf_counter()
+                again = project.sync(incremental=True)
+                noop.append(time.perf_counter() - started)
+                assert not again.relinked
+            incremental = [i for i, how in enumerate(links) if how == "incremental"]
+            report[f"sync_{kind}"] = {phase: median(values) for phase, values in phases.items()}
+            report[f"sync_{kind}_incremental"] = {
+                phase: median([values[i] for i in incremental]) for phase, values in phases.items()
+            }
+            report[f"sync_{kind}_runs"] = {
+                "total": [round(v, 4) for v in phases["total"]],
+                "link": links,
+                "units": units,
+            }
+            print(f"{kind}: {report[f'sync_{kind}']} links {links}", file=sys.stderr)
+    report["noop_sync"] = median(noop)
+    return report
 
 
 def bench_cli(root: Path, editor: Editor, runs: int) -> dict[str, Any]:
@@ -158,6 +197,10 @@ def main() -> None:
     parser.add_argument(
         "--languages", help="Comma-separated languages (written to the copy's projectgraph.toml)."
     )
+    parser.add_argument(
+        "--edits", default="append,insert,rename", help="The kinds of one-file edit to time in process."
+    )
+    parser.add_argument("--rename", default="compress_string", help="The function the rename edit renames.")
     parser.add_argument("--skip-watch", action="store_true")
     parser.add_argument("--skip-cli", action="store_true")
     parser.add_argument("--json", dest="json_out")
@@ -186,9 +229,10 @@ def main() -> None:
             "languages": args.languages or "all",
         }
         print(f"indexed {report['files']} files in {report['first_index']} s", file=sys.stderr)
-        editor = Editor(root, args.file)
-        report |= bench_in_process(root, editor, args.runs)
-        print(f"sync in process: {report['sync']}, no-op {report['noop_sync']} s", file=sys.stderr)
+        editor = Editor(root, args.file, args.rename)
+        edits = [kind.strip() for kind in args.edits.split(",") if kind.strip()]
+        report |= bench_in_process(root, editor, args.runs, edits)
+        print(f"no-op sync in process: {report['noop_sync']} s", file=sys.stderr)
         if not args.skip_cli:
             report |= bench_cli(root, editor, max(3, args.runs // 2))
             print(f"CLI sync: {report['cli_sync']} s", file=sys.stderr)

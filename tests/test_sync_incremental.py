@@ -10,9 +10,22 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from projectgraph.project import Project
 from projectgraph.store import sqlite as sql
-from test_sync_oracle import EXAMPLES, FIXTURES, ONE_WORKER, full_index_dumps
+from test_sync_oracle import (
+    EXAMPLES,
+    FIXTURES,
+    ONE_WORKER,
+    PYTHON_SOURCES,
+    STEP_COUNT,
+    TS_SOURCES,
+    _settings,
+    full_index_dumps,
+    run_oracle,
+)
 
 
 def _stored(project: Project) -> str:
@@ -89,3 +102,49 @@ def test_mro_and_reexport_fixtures_follow_a_full_index(tmp_path: Path) -> None:
                 path.write_text("# moved\n" + path.read_text())
                 _check(project, root, links)
         assert "incremental" in links, (name, links)
+
+
+# the oracle's edits that keep the set of files (the incremental link's domain), synced after each
+IN_FILE = (
+    "add_function",
+    "remove_function",
+    "rename_symbol",
+    "change_base",
+    "change_import",
+    "reexport",
+    "touch",
+)
+IN_FILE_STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(IN_FILE),
+        st.integers(0, 1000),
+        st.integers(0, 1000),
+        st.booleans().map(lambda fresh: not fresh),
+        st.just(True),
+    ),
+    min_size=1,
+    max_size=STEP_COUNT,
+)
+_LINKS: list[str] = []
+
+
+@_settings()
+@given(name=st.sampled_from(sorted(PYTHON_SOURCES)), steps=IN_FILE_STEPS)
+def test_in_file_edits_python(name: str, steps: list[tuple[str, int, int, bool, bool]]) -> None:
+    """The oracle with in-file edits only, each synced by a project that relinks incrementally."""
+    _LINKS.extend(run_oracle(PYTHON_SOURCES[name], "python", steps, incremental=True))
+
+
+def test_in_file_edits_took_the_incremental_path() -> None:
+    """(after the run above) most of its syncs were incremental ones."""
+    if not _LINKS:  # run alone
+        return
+    assert _LINKS.count("incremental") * 3 >= len(_LINKS), _LINKS
+
+
+@_settings()
+@given(name=st.sampled_from(sorted(TS_SOURCES)), steps=IN_FILE_STEPS)
+def test_in_file_edits_typescript(name: str, steps: list[tuple[str, int, int, bool, bool]]) -> None:
+    """TypeScript edits under an incremental project: the full-link fallback, each sync exact."""
+    links = run_oracle(TS_SOURCES[name], "typescript", steps, incremental=True)
+    assert "incremental" not in links

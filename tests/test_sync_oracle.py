@@ -366,7 +366,15 @@ def assert_equivalent(project: Project, root: Path, history: list[str]) -> None:
     assert not project.is_stale(), f"stale right after a sync: {project.file_changes()}"
 
 
-def run_oracle(source: Path, language: str, steps: list[tuple[str, int, int, bool, bool]]) -> None:
+def run_oracle(
+    source: Path,
+    language: str,
+    steps: list[tuple[str, int, int, bool, bool]],
+    incremental: bool | None = None,
+) -> list[str]:
+    """Apply the steps, syncing as they say; each sync must equal a full index. How each sync
+    linked (``SyncResult.link``); ``incremental`` as ``Project.sync`` takes it."""
+    links: list[str] = []
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder) / "project"
         shutil.copytree(source, root, ignore=shutil.ignore_patterns(*FIXTURE_NOISE, ".projectgraph"))
@@ -374,20 +382,22 @@ def run_oracle(source: Path, language: str, steps: list[tuple[str, int, int, boo
         tree.age_everything()
         history: list[str] = []
         with Project(root) as project:
-            project.sync(ONE_WORKER)  # the first sync of an empty store is a full index
+            # the first sync of an empty store is a full index
+            links.append(project.sync(ONE_WORKER, incremental=incremental).link)
             assert_equivalent(project, root, history)
             for op, a, b, age, sync_now in steps:
                 apply(tree, op, a, b, age)
                 history.append(f"{op}({a}, {b}, age={age})")
                 if sync_now:
-                    project.sync(ONE_WORKER)
+                    links.append(project.sync(ONE_WORKER, incremental=incremental).link)
                     assert_equivalent(project, root, history)
-            project.sync(ONE_WORKER)
+            links.append(project.sync(ONE_WORKER, incremental=incremental).link)
             assert_equivalent(project, root, history)
     if LOG:
         with open(LOG, "a", encoding="utf-8") as log:
             syncs = 2 + sum(1 for step in steps if step[4])
             log.write(f"{source.name} edits={len(steps)} syncs={syncs} ops={','.join(s[0] for s in steps)}\n")
+    return links
 
 
 STEP = st.tuples(

@@ -64,12 +64,14 @@ def link(
     if kept is not None and kept[0] == shape and not controls_changed:
         graph = kept[1].relink(indexed.indexes, entries)
         if graph is not None:
+            _log.debug("incremental link: %d units", kept[1].relinked_units)
             return graph, "incremental", kept, kept[1].relinked_units
         _log.debug("incremental link gave up: %s", kept[1].gave_up)
     try:
         graph, state = build_tracked(indexed.indexes, options)
     except Exception:  # no state for this graph (a truncated one): link it plainly
-        return link_indexed(base, config, indexed), "full", None, 0
+        _log.debug("no tracked link", exc_info=True)
+        return link_indexed(base, config, indexed, store=store), "full", None, 0
     return graph, "tracked", (shape, state), 0
 
 
