@@ -58,18 +58,18 @@ Units of dependency code (``projectgraph.units.go``). A unit linked as a project
 no go.mod), and gives each definition of a package another module can import its external key:
 the package's import path and the qualified name (``golang.org//x//net//html//render1``,
 ``net//http//Client//Get``; the packages of ``module std``'s own ``vendor/``, which no program
-imports, have none).
-A project linked beside units (``context.units``) reads its dependencies' definitions: the result
-of ``html.NewTokenizer(r)`` is ``golang.org/x/net/html.Tokenizer``, so ``z.Next()`` is the key
-``golang.org//x//net//html//Tokenizer//Next`` (which a ``package`` edge joins to the unit's
-method); a field of a unit's struct has its declared type, a package variable its type, a
-promoted method the key of the type that declares it, and a unit's interface its method set. A
-call on an interface value gets ``cha`` edges to the implementations in the project and, at their
-external keys, in the units (``resp.Body.Close()`` reaches the ``Close`` of each type of the
-standard library that is an ``io.ReadCloser``). A unit's own link reads no other unit for that: a
-value of another unit's type came from code that made it, which refers to the type's methods. A method called on the result of a function of
-a package that no unit gives is ``no-dependency-source`` when the link has Go units at all (with
-none, ``unknown-receiver``, as before units).
+imports, have none). A project linked beside units (``context.units``) reads its dependencies'
+definitions: the result of ``html.NewTokenizer(r)`` is ``golang.org/x/net/html.Tokenizer``, so
+``z.Next()`` is the key ``golang.org//x//net//html//Tokenizer//Next`` (which a ``package`` edge
+joins to the unit's method); a field of a unit's struct has its declared type, a package variable
+its type, a promoted method the key of the type that declares it, and a unit's interface its
+method set. A call on an interface value gets ``cha`` edges to the implementations in the project
+and, at their external keys, in the units (``resp.Body.Close()`` reaches the ``Close`` of each type
+of the standard library that is an ``io.ReadCloser``). A unit's own link reads no other unit for
+that: a value of another unit's type came from code that made it, which refers to the type's
+methods. A method called on the result of a function of a package that no unit gives is
+``no-dependency-source`` when the link has Go units at all (with none, ``unknown-receiver``, as
+before units).
 
 Values leave the code the graph sees: a first-party type that a composite literal, a conversion,
 ``new`` or a ``var`` makes refers to each of its exported methods, which code holding the value
