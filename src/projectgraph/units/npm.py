@@ -9,13 +9,13 @@ layout, an ``npm link``) is read at its target; one folder is read once. Hidden 
 (``.bin``, ``.cache``, ``.package-lock.json``, pnpm's ``.pnpm`` store) are not packages.
 
 A unit's files are its JavaScript and TypeScript sources, relative to the package folder. Left out,
-and listed in ``Unit.excluded`` with the reason (never silently): type declarations (``.d.ts``,
-``.d.mts``, ``.d.cts``: they stand for no code), test and example folders (``test``, ``__tests__``,
-``example``, ``benchmark``, ``docs``, ...), ``*.test.js`` / ``*.spec.js`` files and a ``test.js`` or
-``tests.js`` at the top, the configuration of the package's own tools at its top
-(``eslint.config.mjs``, ``karma.conf.js``, ``Gruntfile.js``), and a minified copy (``x.min.js``) of
-a file the package ships unminified (``x.js``). A file that the package.json names (``main``,
-``module``, ``browser``, ``bin``, an ``exports`` target) is always kept.
+and listed in ``Unit.excluded`` (never silently; ``package_files`` gives each one's reason): type
+declarations (``.d.ts``, ``.d.mts``, ``.d.cts``: they stand for no code), test and example folders
+(``test``, ``__tests__``, ``example``, ``benchmark``, ``docs``, ...), ``*.test.js`` / ``*.spec.js``
+files and a ``test.js`` or ``tests.js`` at the top, the configuration of the package's own tools at
+its top (``eslint.config.mjs``, ``karma.conf.js``, ``Gruntfile.js``), and a minified copy
+(``x.min.js``) of a file the package ships unminified (``x.js``). A file that the package.json names
+(``main``, ``module``, ``browser``, ``bin``, an ``exports`` target) is always kept.
 
 A unit of a ``node_modules`` folder names it as its ``environment`` when Node finds nothing
 outside it (no ``node_modules`` above the project's folder, as a workspace root's hoisted packages,
