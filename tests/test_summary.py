@@ -485,3 +485,35 @@ def test_a_project_without_its_units_reaches_through_their_summaries(
         assert {r.target: r.status for r in reach(joined, query)} == loaded, source
     # a unit the graph holds is answered by its graph, not joined
     assert summary.join(app_graph, summaries).nodes == app_graph.nodes
+
+
+def test_cli_reach_joins_stored_summaries_of_units_the_graph_does_not_hold(
+    venv_app: Path, tmp_path: Path
+) -> None:
+    root = tmp_path / "app"
+    shutil.copytree(venv_app, root, symlinks=True, ignore=shutil.ignore_patterns(".projectgraph"))
+    runner = CliRunner()
+    assert runner.invoke(main, ["index", str(root)]).exit_code == 0
+    for unit in ("pypi:requests@2.34.2", "pypi:urllib3@2.8.0"):
+        assert runner.invoke(main, ["summary", unit, "--project", str(root)]).exit_code == 0
+    assert runner.invoke(main, ["index", str(root), "--deps", "none"]).exit_code == 0
+    ask = [
+        "reach",
+        "urllib3//PoolManager",
+        "--source",
+        "app.py:fetch",
+        "--sources-only",
+        "--project",
+        str(root),
+    ]
+    bare = runner.invoke(main, [*ask, "--json"])
+    assert bare.exit_code == 3
+    assert json.loads(bare.stdout)["results"][0]["status"] == "uncertain"
+    joined = runner.invoke(main, [*ask, "--summaries", "--json"])
+    assert joined.exit_code == 0, joined.output
+    result = json.loads(joined.stdout)["results"][0]
+    assert result["status"] == "found"
+    assert [hop["key"] for hop in result["path"]][1:3] == [
+        "requests//get",
+        "pypi:requests@2.34.2//requests/__init__.py//get",
+    ]

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import time
 import zlib
@@ -65,6 +66,7 @@ from projectgraph.reach import (
 )
 from projectgraph.reach import VERSION as REACH_VERSION
 from projectgraph.store import sqlite as sql
+from projectgraph.units import AUTO_DEPS, discover_units
 
 VERSION = 1
 """summary.VERSION: the summary format and its rules. A store of summaries keys on it."""
@@ -944,3 +946,16 @@ def _stand_in(made: Summary, key: str, language: str) -> Node:
         bit = made._refs[key]
         return Node(key, "function", unit=made.unit, external=made._externals.get(bit, ""), language=language)
     return Node(key, "external", language=language, external=key, name=keys.last_segment(key))
+
+
+def stored_for(connection: sqlite3.Connection, root: str | os.PathLike[str], graph: Graph) -> list[Summary]:
+    """The stored summaries (current versions) of the units the project's environment holds now
+    (``--deps auto`` discovery, files only) that ``graph`` does not: what ``join`` takes."""
+    loaded = {n.unit for n in graph.nodes if n.unit}
+    found = []
+    for unit in discover_units(root, AUTO_DEPS):
+        if unit.name not in loaded:
+            stored = load(connection, unit.name)
+            if stored is not None:
+                found.append(stored)
+    return found

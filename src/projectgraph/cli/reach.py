@@ -10,10 +10,12 @@ from pathlib import Path
 
 import click
 
+from projectgraph import summary
 from projectgraph.cli.common import emit_json, fail
-from projectgraph.cli.project import load_graph, project_option
+from projectgraph.cli.project import load_graph, load_project, project_option
 from projectgraph.keys import KeyError_
 from projectgraph.reach import SOURCES_AND_ROOTS, SOURCES_ONLY, Query, ReachError, Source, Target, reach
+from projectgraph.store.sqlite import read_graph
 
 
 @click.command("reach")
@@ -21,6 +23,12 @@ from projectgraph.reach import SOURCES_AND_ROOTS, SOURCES_ONLY, Query, ReachErro
 @click.option("--source", "sources", multiple=True, help="An entry point: path:Qualified.name or a key.")
 @click.option("--sources-only", is_flag=True, help="Search from the sources alone, not the roots.")
 @click.option("--max-depth", type=int, default=0, help="Stop the search at this depth (0: no cap).")
+@click.option(
+    "--summaries",
+    "with_summaries",
+    is_flag=True,
+    help="Join calls into units the graph does not hold (--deps none) to their stored summaries.",
+)
 @project_option
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def command(
@@ -28,6 +36,7 @@ def command(
     sources: tuple[str, ...],
     sources_only: bool,
     max_depth: int,
+    with_summaries: bool,
     project: Path | None,
     as_json: bool,
 ) -> None:
@@ -39,7 +48,12 @@ def command(
         return
     if sources_only and not sources:
         fail("--sources-only needs at least one --source")
-    graph = load_graph(project)
+    if with_summaries:
+        opened = load_project(project)
+        graph = read_graph(opened.store.connection)
+        graph = summary.join(graph, summary.stored_for(opened.store.connection, opened.root, graph))
+    else:
+        graph = load_graph(project)
     query = Query(
         targets=wanted,
         sources=tuple(Source.parse(s) for s in sources),
