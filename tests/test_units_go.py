@@ -390,3 +390,25 @@ def test_result_types_the_seed_tabulates(tmp_path: Path) -> None:
     reasons = {(u.name, u.reason) for u in graph.unresolved if u.caller == "main.go//main"}
     assert ("Run", "unknown-receiver") in reasons  # two platform files, two types; and Missing
     assert not any(c == "main.go//main" and k.endswith("//Run") for c, k, _ in edges)
+
+
+def test_named_folders_of_go_units(tmp_path: Path) -> None:
+    """``DIR=go``: a vendor folder (modules.txt), a module cache read per the project's go.mod, or a
+    GOROOT; another folder is an error that names it."""
+    root = write_tree(tmp_path / "app", {**KIT, "go.mod": GO_MOD + "\nrequire example.com/kit v1.0.0\n"})
+    (vendored,) = discover_units(root, parse_deps([f"{root / 'vendor'}=go"]))
+    assert vendored.name == "go:example.com/kit@v1.0.0" and "store/store.go" in vendored.files
+    cache = write_tree(tmp_path / "cache", {"example.com/kit@v1.0.0/kit.go": "package kit\n"})
+    (cached,) = discover_units(root, parse_deps([f"{cache}=go"]))
+    assert cached.name == "go:example.com/kit@v1.0.0" and cached.root == str(
+        (cache / "example.com/kit@v1.0.0").resolve()
+    )
+    goroot = write_tree(
+        tmp_path / "goroot",
+        {"VERSION": "go1.21.0\n", "src/go.mod": "module std\n", "src/os/f.go": "package os\n"},
+    )
+    (std,) = discover_units(root, parse_deps([f"{goroot}=go"]))
+    assert std.name == "go:std@go1.21.0"
+    (tmp_path / "other").mkdir()
+    with pytest.raises(DepsError, match="other=go: neither a vendor folder"):
+        discover_units(root, parse_deps([f"{tmp_path / 'other'}=go"]))

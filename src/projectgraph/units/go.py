@@ -55,7 +55,7 @@ def discover(project_root: Path, config: DepsConfig) -> list[Unit]:
     """The Go units ``config`` asks for (see the module docstring)."""
     base = Path(project_root)
     found: dict[str, Unit] = {}
-    go_mods = _go_mods(base) if (config.auto or config.stdlib) else []
+    go_mods = _go_mods(base) if (config.auto or config.stdlib or config.named) else []
     is_go = bool(go_mods) or ((config.auto or config.stdlib) and _has_go_files(base))
     if config.stdlib and is_go:
         root = goroot()
@@ -112,11 +112,18 @@ def named_units(folder: Path, what: str, go_mods: Sequence[Path] = ()) -> list[U
         return [std]
     requirements = [r for go_mod in go_mods for r in required_modules(go_mod.parent)]
     units = cached_modules(folder, requirements)
-    if not units and not any(folder.glob("*@*")):
+    if not units and not _looks_like_cache(folder):
         raise DepsError(
             f"--deps {folder}=go: neither a vendor folder (modules.txt), a GOROOT nor a module cache"
         )
     return units
+
+
+def _looks_like_cache(folder: Path) -> bool:
+    """A module cache: its ``cache/download`` folder, or a ``<path>@<version>`` folder near its top."""
+    if (folder / "cache" / "download").is_dir():
+        return True
+    return any(any(folder.glob("/".join(["*"] * depth) + "@*")) for depth in range(0, 4))
 
 
 def _unit(
