@@ -82,9 +82,7 @@ def surface(linker: JavaScriptLinker, package: str) -> dict[str, tuple[Value, ..
     found: dict[str, dict[Value, None]] = {}
 
     def add(key: str, value: Value | None) -> None:
-        if value is not None and value.kind in ("def", "module", "ext", "obj"):
-            if value.kind == "obj":
-                return
+        if value is not None and value.kind in ("def", "module", "ext"):  # not an object literal
             found.setdefault(key, {})[value] = None
 
     for module_key, path in _entries(linker, package):
