@@ -412,3 +412,26 @@ def test_named_folders_of_go_units(tmp_path: Path) -> None:
     (tmp_path / "other").mkdir()
     with pytest.raises(DepsError, match="other=go: neither a vendor folder"):
         discover_units(root, parse_deps([f"{tmp_path / 'other'}=go"]))
+
+
+def test_a_unit_package_variable_gives_its_type_and_a_function_variable_stays_a_key(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "app",
+        {
+            "go.mod": GO_MOD + "\nrequire example.com/cfg v1.0.0\n",
+            "vendor/modules.txt": "# example.com/cfg v1.0.0\n## explicit\nexample.com/cfg\n",
+            "vendor/example.com/cfg/cfg.go": (
+                "package cfg\n\ntype Store struct{}\n\nfunc (s *Store) Load() { parse() }\n\n"
+                "func parse() {}\n\nvar Default = &Store{}\n\nvar Hook = func() { parse() }\n"
+            ),
+            "main.go": (
+                'package main\n\nimport "example.com/cfg"\n\n'
+                "func main() {\n\tcfg.Default.Load()\n\tcfg.Hook()\n}\n"
+            ),
+        },
+    )
+    graph = run(root)
+    edges = {(e.caller, e.callee, e.kind) for e in graph.edges}
+    assert ("main.go//main", "example.com//cfg//Store//Load", "member") in edges
+    assert ("main.go//main", "example.com//cfg//Hook", "direct") in edges
+    assert answer(graph, "example.com//cfg//parse").status == "found"

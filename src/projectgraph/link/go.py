@@ -1537,8 +1537,8 @@ class _GoUnits:
         return _Value("unknown", why=value.why or "unknown-receiver")
 
     def package_member(self, path: str, name: str) -> _Value | None:
-        """A package variable (with its type) or a type of a unit's package; None for a function
-        or a name the unit does not give."""
+        """A package variable of a named type (with its type) or a type of a unit's package; None for
+        a function, a variable that holds one, or a name the unit does not give."""
         found = self.reader(path)
         if found is None:
             return None
@@ -1548,7 +1548,10 @@ class _GoUnits:
             return None
         if any(_is_type_def(i) for i in infos):
             return _Value("type", type=_Type("ext", path, name))
-        return self._imported(reader, reader._definitions_value(infos), path)
+        held = reader._definitions_value(infos)
+        if held.kind != "value" or held.type is None or reader._is_func_type(held.type):
+            return None  # a function value (a literal of the package's code): the key, as without units
+        return self._imported(reader, held, path)
 
     def _type_of(self, typ: _Type) -> tuple[GoLinker, _Type] | None:
         found = self.reader(typ.package)
