@@ -423,6 +423,35 @@ class GoLinker:
         for gofile in self.files.values():
             self._link_file(gofile)
         self._type_edges()
+        if external:  # an import of a unit's package runs the file its load starts at
+            for path, key in self.package_keys().items():
+                loaded = self.builder.nodes.get(path)
+                if loaded is not None:
+                    self.builder.nodes[path] = loaded._replace(external=key)
+
+    def package_keys(self) -> dict[str, str]:
+        """The file an import of each importable package of a unit reaches (its first file that
+        does work when the package loads, else its first file), and the package's import key
+        (``golang.org//x//net//html``): an import of the key runs that file's top level."""
+        found: dict[str, str] = {}
+        for package in self.importable.values():
+            first = package.files[0] if package.files else None
+            if first is None or package.name == "main":
+                continue
+            module = first.module
+            relative = (
+                first.folder[len(module.root) + 1 :] if module is not None and module.root else first.folder
+            )
+            if (
+                module is not None
+                and module.path == "std"
+                and (relative == "vendor" or relative.startswith("vendor/"))
+            ):
+                continue
+            key = keys.external(self.import_path(first), LANGUAGE)
+            for target in self._load_targets(package)[:1]:
+                found[target] = key
+        return found
 
     def _caller(self, gofile: _File, scope: str) -> str:
         if scope and scope in gofile.defs:
@@ -1735,7 +1764,7 @@ def unit_surface(root: str | None, package: str, indexes: Iterable[FileIndex]) -
     for the standard library) whose files, relative to ``root``, have these indexes."""
     context = LinkContext(Manifests(), DEFAULT_HOPS, (), root=root)
     reader = GoLinker(indexes, GraphBuilder(), context, module=package)
-    externals: dict[str, str] = {}
+    externals: dict[str, str] = reader.package_keys()
     for gofile in reader.files.values():
         for info in gofile.defs.values():
             key = reader.external_key(info)
