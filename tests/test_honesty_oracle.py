@@ -39,7 +39,7 @@ from test_python_fixtures import CASES, FIXTURES, case_graph, expected
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
 # Runs in the subprocess: argv = root, output file, "script:<path>" or "module:<name>", stub dirs...
-TRACER = r'''
+TRACER = r"""
 import builtins, os, runpy, sys  # json only after the run: the program may have its own
 
 root = os.path.realpath(sys.argv[1])
@@ -110,7 +110,7 @@ import json
 
 with open(out, "w") as handle:
     json.dump(sorted(edges), handle)
-'''
+"""
 
 Code = tuple[str, str, int, str]  # path, co_qualname, co_firstlineno, kind
 _TRANSPARENT = ("<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>")
@@ -148,7 +148,9 @@ def code_key(graph: Graph, code: Code) -> tuple[str, bool]:
             named = [
                 n.qualname
                 for n in graph.nodes
-                if n.path == path and n.line == line and n.kind == "function"
+                if n.path == path
+                and n.line == line
+                and n.kind == "function"
                 and n.qualname.rpartition(".")[0] == parent
             ]
             if named and index == len(parts) - 1:
