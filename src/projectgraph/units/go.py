@@ -2,10 +2,14 @@
 
 A unit is the code of one module version, named ``go:<module path>@<version>``:
 
-- ``go:std@<version>``: ``GOROOT/src`` (``$GOROOT``, else ``go env GOROOT`` when a go binary
-  exists), its version from ``GOROOT/VERSION`` (or ``internal/goversion`` of the source tree, as
-  ``go1.19``). It gives each import path whose first element has no dot (``net/http``); its
-  ``cmd`` module, which no program imports, is left out.
+- ``go:std@<version>``, with ``--deps stdlib`` (auto leaves it out, as Python's: two thousand
+  files to index on a cold run) or named (``--deps $(go env GOROOT)/src=go:std@go1.22.2``):
+  ``GOROOT/src``, the GOROOT being ``$GOROOT``, else the go command's env file's, else the folder
+  above the ``bin/`` of the go binary on the PATH, which is what ``go env GOROOT`` says (read from
+  files: a discoverer starts no process); its version from ``GOROOT/VERSION`` (or
+  ``internal/goversion`` of a source tree alone, as ``go1.19``). It gives each import path whose
+  first element has no dot (``net/http``); its ``cmd`` module, which no program imports, is left
+  out, and its own ``vendor/`` packages are its code under no import path of a program.
 - ``vendor/`` of a module, per ``vendor/modules.txt``: each ``# <path> <version>`` block is a unit
   holding the package folders listed under it (``go mod vendor`` copies only those), as
   ``go:golang.org/x/net@v0.61.0`` with root ``vendor/golang.org/x/net``. A replacement
@@ -20,7 +24,9 @@ A unit's files are the ``.go`` files a default build can read: never a ``_test.g
 ``testdata`` folder, a folder with a go.mod of its own (another module), nor a file whose
 ``//go:build`` constraint needs ``ignore`` or a tag the go command never sets (``purego``), which
 ``Unit.excluded`` lists. Every GOOS and GOARCH is kept. Paths are relative to the unit root and
-use ``/``.
+use ``/``. A unit gives the import paths of its packages (``provides``); each unit but the
+standard library requires it. ``DIR=go`` names a vendor folder, a GOROOT, or a module cache read
+per the project's go.mod files.
 """
 
 from __future__ import annotations
