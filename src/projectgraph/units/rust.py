@@ -20,6 +20,12 @@ sites say no-dependency-source. A unit's files are the ``.rs`` files of its lib 
 tests, benches, examples and ``build.rs`` are never part of what another crate calls. Paths are
 relative to the unit root and use ``/``. The linker reads the unit's Cargo.toml for its crate
 name and its own dependencies (with their renames).
+
+A unit gives its crate name as code writes it (``[lib] name``, ``-`` read as ``_``) and the names
+the project's Cargo.toml files rename it to (``helper = { package = "kit" }``: the unit of kit
+gives ``helper`` too); it requires the units of its Cargo.lock dependencies. ``DIR=cargo:<name>@
+<version>`` names a crate folder, ``DIR=cargo`` a folder of crates (a vendor folder, a registry's
+``src``) read per Cargo.lock.
 """
 
 from __future__ import annotations
