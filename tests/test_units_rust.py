@@ -70,13 +70,17 @@ def cargo_toml(name: str, version: str, deps: str = "") -> str:
 KIT = {
     "vendor/kit/Cargo.toml": cargo_toml("kit", "0.3.1"),
     "vendor/kit/.cargo-checksum.json": '{"files": {}, "package": "0"}',
-    "vendor/kit/src/lib.rs": "mod inner;\npub mod tools;\npub use inner::{make, serve, Tool};\n",
+    "vendor/kit/src/lib.rs": (
+        "mod inner;\npub mod tools;\npub use inner::{make, serve, Tool};\n\n"
+        "pub trait Job {\n    fn work(&self);\n}\n\nimpl Job for Tool {\n    fn work(&self) {\n"
+        "        tools::polish();\n    }\n}\n"
+    ),
     "vendor/kit/src/inner.rs": (
         "pub fn serve() {\n    listen();\n}\n\nfn listen() {}\n\npub struct Tool;\n\n"
         "impl Tool {\n    pub fn run(&self) {\n        crate::tools::sharpen();\n    }\n}\n\n"
         "pub fn make() -> Tool {\n    Tool\n}\n"
     ),
-    "vendor/kit/src/tools.rs": "pub fn sharpen() {\n    grind();\n}\n\nfn grind() {}\n",
+    "vendor/kit/src/tools.rs": "pub fn sharpen() {\n    grind();\n}\n\nfn grind() {}\n\npub fn polish() {}\n",
     "vendor/kit/tests/it.rs": "fn main() {}\n",
     "vendor/kit/build.rs": "fn main() {}\n",
 }
@@ -157,7 +161,7 @@ APP = {
     "Cargo.lock": lock(("kit", "0.3.1"), ("rand", "0.8.5")),
     "src/main.rs": (
         "fn main() {\n    helper::serve();\n    let t = helper::make();\n    t.run();\n"
-        "    let _x: u32 = rand::random();\n}\n"
+        "    let _x: u32 = rand::random();\n}\n\nfn call(job: &dyn helper::Job) {\n    job.work();\n}\n"
     ),
     **KIT,
 }
@@ -185,6 +189,10 @@ def test_reach_through_a_renamed_vendored_crate(tmp_path: Path) -> None:
     assert ("kit//Tool//run", "member") in hops(found)
     assert (f"{unit}//src/inner.rs//Tool//run", "package") in hops(found)
     assert answer(graph, "kit//serve").status == "found"
+    # a trait object of the unit's trait: cha edges to the impls its crate gives, at their keys
+    assert ("src/main.rs//call", "helper//Job//work", "member") in edges
+    assert ("src/main.rs//call", "kit//Tool//work", "cha") in edges
+    assert ("kit//Tool//work", f"{unit}//src/lib.rs//Tool//work", "package") in edges
     # rand has no source on this machine: a target inside it is uncertain, never not-found
     inside = answer(graph, "rand//rngs//thread//ThreadRng//next_u32")
     assert inside.status == "uncertain"

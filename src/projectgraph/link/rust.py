@@ -36,7 +36,9 @@ an item of a private module the root gives on with ``pub use``. A project linked
 (``helper::make()`` of a renamed ``kit`` gives ``kit//Tool``, whose ``run`` is ``kit//Tool//run``);
 with units, a renamed crate's external node keeps its written key and a ``package`` edge goes on
 to the unit's key (``helper//serve`` -> ``kit//serve``), whose own ``package`` edge reaches the
-definition. ``unit_surface`` gives ``link/units.py`` the external keys of a unit's definitions.
+definition. A call on a trait object or bound of a unit's trait gets ``cha`` edges to the impls
+its crate gives, at their external keys. ``unit_surface`` gives ``link/units.py`` the external
+keys of a unit's definitions.
 
 What stays unknown is an unresolved site: ``unknown-receiver`` (with ``name`` edges, low, to the
 project methods of that name when few), ``no-dependency-source`` (a method on what an external
@@ -1337,6 +1339,10 @@ class RustLinker:
             self.builder.edge(caller, key, "calls", "member", site)
             made += 1
             self._cha(caller, site, value.key, name, None)
+            # a trait of a unit: the impls its crate gives, at their external keys
+            for target in self.units.implementations(value.key, name):
+                if target != key:
+                    self.builder.edge(caller, self.builder.external(target, LANGUAGE), "calls", "cha", site)
         if made == 0:
             if trait_sites:
                 self._unresolved(caller, site, "trait-receiver", name, call.text)
@@ -1702,6 +1708,28 @@ class _RustUnits:
             found = (reader, public, by_key)
         self._readers[crate] = found
         return found
+
+    def implementations(self, trait_key: str, name: str) -> list[str]:
+        """The external keys of the method ``name`` of each impl of a unit's trait in its own crate
+        (``kit//Tool//run`` for ``kit//Run``); none when the key is no trait of a unit, or when its
+        impls are more than ``MAX_CHA`` (the member edge to the trait's method stays)."""
+        written, sep, rest = trait_key.partition(keys.SEP)
+        real = self.linker._renamed.get(written, written)
+        found = self.reader(real)
+        if found is None:
+            return []
+        reader, public, by_key = found
+        definition = by_key.get(keys.join(real, rest) if sep else real)
+        if definition is None or reader.defs[definition].definition.kind != "trait":
+            return []
+        targets = [
+            public[info.key]
+            for trait in reader._trait_closure(definition)
+            for info in reader.trait_impl_methods.get(trait, {}).get(name, ())
+            if info.key in public
+        ]
+        targets = list(dict.fromkeys(targets))
+        return targets if len(targets) <= MAX_CHA else []
 
     def result(self, key: str) -> _Ty | None:
         """The return type of the unit function or method a key names, with public keys; ``()``
