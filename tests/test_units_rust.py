@@ -73,7 +73,7 @@ KIT = {
     "vendor/kit/src/lib.rs": (
         "mod inner;\npub mod tools;\npub use inner::{make, serve, Tool};\n\n"
         "pub trait Job {\n    fn work(&self);\n}\n\nimpl Job for Tool {\n    fn work(&self) {\n"
-        "        tools::polish();\n    }\n}\n"
+        "        tools::polish();\n    }\n}\n\npub trait Hook {\n    fn fire(&self);\n}\n"
     ),
     "vendor/kit/src/inner.rs": (
         "pub fn serve() {\n    listen();\n}\n\nfn listen() {}\n\npub struct Tool;\n\n"
@@ -162,6 +162,7 @@ APP = {
     "src/main.rs": (
         "fn main() {\n    helper::serve();\n    let t = helper::make();\n    t.run();\n"
         "    let _x: u32 = rand::random();\n}\n\nfn call(job: &dyn helper::Job) {\n    job.work();\n}\n"
+        "\nfn trigger(hook: &dyn helper::Hook) {\n    hook.fire();\n}\n"
     ),
     **KIT,
 }
@@ -193,6 +194,8 @@ def test_reach_through_a_renamed_vendored_crate(tmp_path: Path) -> None:
     assert ("src/main.rs//call", "helper//Job//work", "member") in edges
     assert ("src/main.rs//call", "kit//Tool//work", "cha") in edges
     assert ("kit//Tool//work", f"{unit}//src/lib.rs//Tool//work", "package") in edges
+    # with no impl and no body, the site is a trait-receiver record
+    assert [u.reason for u in graph.unresolved if u.caller == "src/main.rs//trigger"] == ["trait-receiver"]
     # rand has no source on this machine: a target inside it is uncertain, never not-found
     inside = answer(graph, "rand//rngs//thread//ThreadRng//next_u32")
     assert inside.status == "uncertain"

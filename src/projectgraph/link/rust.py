@@ -1338,11 +1338,14 @@ class RustLinker:
             key = self.builder.external(keys.join(value.key, name), LANGUAGE)
             self.builder.edge(caller, key, "calls", "member", site)
             made += 1
-            self._cha(caller, site, value.key, name, None)
+            own_impls = self._cha(caller, site, value.key, name, None)
             # a trait of a unit: the impls its crate gives, at their external keys
-            for target in self.units.implementations(value.key, name):
+            targets, unknown = self.units.implementations(value.key, name)
+            for target in targets:
                 if target != key:
                     self.builder.edge(caller, self.builder.external(target, LANGUAGE), "calls", "cha", site)
+            if unknown and not own_impls:  # no body and no impl known: any code may run
+                self._unresolved(caller, site, "trait-receiver", name, call.text)
         if made == 0:
             if trait_sites:
                 self._unresolved(caller, site, "trait-receiver", name, call.text)
@@ -1709,19 +1712,19 @@ class _RustUnits:
         self._readers[crate] = found
         return found
 
-    def implementations(self, trait_key: str, name: str) -> list[str]:
+    def implementations(self, trait_key: str, name: str) -> tuple[list[str], bool]:
         """The external keys of the method ``name`` of each impl of a unit's trait in its own crate
-        (``kit//Tool//run`` for ``kit//Run``); none when the key is no trait of a unit, or when its
-        impls are more than ``MAX_CHA`` (the member edge to the trait's method stays)."""
+        (``kit//Tool//run`` for ``kit//Run``), none past ``MAX_CHA``; and whether the call is
+        unknown: a unit's trait whose method has no body, with no impl given or too many."""
         written, sep, rest = trait_key.partition(keys.SEP)
         real = self.linker._renamed.get(written, written)
         found = self.reader(real)
         if found is None:
-            return []
+            return [], False
         reader, public, by_key = found
         definition = by_key.get(keys.join(real, rest) if sep else real)
         if definition is None or reader.defs[definition].definition.kind != "trait":
-            return []
+            return [], False
         targets = [
             public[info.key]
             for trait in reader._trait_closure(definition)
@@ -1729,7 +1732,11 @@ class _RustUnits:
             if info.key in public
         ]
         targets = list(dict.fromkeys(targets))
-        return targets if len(targets) <= MAX_CHA else []
+        method = reader._trait_method(definition, name)
+        bodiless = method is None or "abstract" in method.definition.decorators
+        if len(targets) > MAX_CHA:
+            return [], bodiless
+        return targets, bodiless and not targets
 
     def result(self, key: str) -> _Ty | None:
         """The return type of the unit function or method a key names, with public keys; ``()``
