@@ -2,10 +2,11 @@
 
 The reach query scopes a call into code the graph does not hold by these tables: a standard library
 function reaches only standard library targets (its code imports no third-party package), and a
-leaf (a Python builtin such as ``len``, a compiled standard module such as ``_sre`` when the standard
-library unit shows it has no source) reaches none, as what it calls back is the code passed to it,
-which the link step already follows. A language with no table here has no standard scope: a call
-into code the graph does not hold concerns every target.
+leaf (a Python builtin such as ``len``, a module compiled into the interpreter such as ``sys``, a
+compiled standard module such as ``_sre`` when the standard library unit shows it has no source)
+reaches none, as what it calls back is the code passed to it, which the link step already follows.
+A language with no table here has no standard scope: a call into code the graph does not hold
+concerns every target.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ _JS_GLOBALS = frozenset(
 )
 # builtins whose code reaches other modules whatever is passed to them
 _PYTHON_NOT_LEAVES = frozenset({"__import__", "exec", "eval", "compile", "breakpoint", "help"})
+_PYTHON_BUILTIN_MODULES = frozenset(sys.builtin_module_names) - {"builtins"}
 # compiled standard modules that import or run code by name (the others call back only what is
 # passed to them, which the link step follows by reference edges)
 _PYTHON_COMPILED_NOT_LEAVES = frozenset(
@@ -75,7 +77,11 @@ def is_leaf(language: str, key: str) -> bool:
     parts = key.split(SEP)
     if parts[0] == "__main__":  # the program's own main module: project code, in the graph
         return True
-    return parts[0] == "builtins" and len(parts) >= 2 and parts[1] not in _PYTHON_NOT_LEAVES
+    if parts[0] == "builtins":
+        return len(parts) >= 2 and parts[1] not in _PYTHON_NOT_LEAVES
+    # a module compiled into the interpreter (sys, time, itertools): no source anywhere, a compiled
+    # leaf whether or not the standard library is a unit
+    return parts[0] in _PYTHON_BUILTIN_MODULES and is_compiled_leaf(language, parts[0])
 
 
 def is_compiled_leaf(language: str, top: str) -> bool:
