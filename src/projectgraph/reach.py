@@ -7,6 +7,14 @@ the key and no uncertainty could name it). The honesty rule: never not-found whe
 not know. Uncertainties are scoped as the seed says: a call with an unknown receiver and a method
 name concerns the targets of that last segment and what any definition of that name reaches; a
 computed import with a static prefix concerns the targets under it; the rest concern every target.
+
+Dependency code: the search walks ``package`` edges from an external key into the unit definition
+that gives it, and a target matches a unit definition whose external key it is (and what a
+re-export stands for). A reached external key with no package edge is code the graph does not hold:
+a ``no-dependency-source`` uncertainty scoped by ``Packages.scope`` (the standard library's targets,
+the names of a unit and of the units its code calls, or every target but the project's own; none
+for a leaf such as a builtin). A unit file that did not index is budget only for a search that
+entered its unit.
 """
 
 from __future__ import annotations
