@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -376,3 +377,24 @@ def test_cli_rejects_a_bad_deps_value(tmp_path: Path) -> None:
         2,
         "projectgraph: --deps none cannot be combined with other --deps values\n",
     )
+
+
+def test_a_sync_in_the_same_process_sees_a_changed_unit_file(make_project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    vendor = tmp_path / "vendor" / "mylib"
+    vendor.mkdir(parents=True)
+    source = vendor / "__init__.py"
+    source.write_text("def f():\n    return 1\n", encoding="utf-8")
+    old = time.time() - 3600
+    os.utime(source, (old, old))  # older than the racy window: its stamp is trusted
+    root = make_project({"uses.py": "import mylib\n\n\ndef run():\n    mylib.f()\n"})
+    options = IndexOptions(languages=("python",), workers=1, deps=parse_deps([f"{vendor}=pypi:mylib@1.0"]))
+    with Project(root) as project:
+        first = project.refresh(options)
+        assert "pypi:mylib@1.0//mylib/__init__.py//g" not in first.graph.node_by_key
+        assert not project.sync(options).relinked  # the unit's files unchanged: served by their stamps
+        source.write_text("def f():\n    return g()\n\n\ndef g():\n    return 2\n", encoding="utf-8")
+        os.utime(source, (old + 1, old + 1))
+        again = project.sync(options)
+    assert again.relinked and again.graph is not None
+    assert "pypi:mylib@1.0//mylib/__init__.py//g" in again.graph.node_by_key
+    assert one(again.graph, "mylib//g", "uses.py:run").status == "found"

@@ -463,12 +463,30 @@ def _rust_crate_names(index: FileIndex) -> set[str]:
 def _index_unit_batch(
     units: Sequence[Unit], options: IndexOptions, store: Any | None, started: float
 ) -> list[UnitIndex]:
-    """Index units, one indexer run per root folder (the dists of one site-packages share it)."""
+    """Index units, one indexer run per root folder (the dists of one site-packages share it).
+
+    A unit this process indexed before whose files all have the size and modification time they had
+    then (each older than that run by more than ``UNIT_RACY_NS``) is that run's again, with no file
+    read: a watcher's or a server's syncs do not hash the environment's files each time."""
     known = all_languages()
     by_root: dict[str, list[Unit]] = {}
-    for unit in units:
-        by_root.setdefault(unit.root, []).append(unit)
     made: list[UnitIndex] = []
+    fresh: dict[str, tuple[tuple[Any, ...], tuple[tuple[int, int], ...] | None]] = {}
+    now = time.time_ns()
+    for unit in units:
+        memo_key = (unit, options.max_file_bytes, options.max_records, fileindex.VERSION)
+        stamps = _unit_stamps(unit)
+        kept = _UNIT_MEMO.get(memo_key)
+        if (
+            stamps is not None
+            and kept is not None
+            and kept[0] == stamps
+            and all(mtime < kept[1] - UNIT_RACY_NS for _size, mtime in stamps)
+        ):
+            made.append(kept[2])
+            continue
+        fresh[unit.name] = (memo_key, stamps)
+        by_root.setdefault(unit.root, []).append(unit)
     for root, group in sorted(by_root.items()):
         names = sorted({language for unit in group for language in unit.languages if language in known})
         specs = [known[name] for name in names]
@@ -487,14 +505,39 @@ def _index_unit_batch(
         )
         for unit in group:
             mine = [s for s in run.statuses if owner.get(s.path) is unit]
-            made.append(
-                UnitIndex(
-                    unit,
-                    tuple(i for i in run.indexes if owner.get(i.path) is unit),
-                    tuple(replace(s, unit=unit.name) for s in mine),
-                )
+            result = UnitIndex(
+                unit,
+                tuple(i for i in run.indexes if owner.get(i.path) is unit),
+                tuple(replace(s, unit=unit.name) for s in mine),
             )
+            made.append(result)
+            memo_key, stamps = fresh[unit.name]
+            if stamps is not None and run.error is None:
+                # served again, a file's index is as a store hit's: cached, not parsed
+                again = tuple(
+                    replace(s, status="cached") if s.status == "indexed" else s for s in result.statuses
+                )
+                _UNIT_MEMO[memo_key] = (stamps, now, replace(result, statuses=again))
+    while len(_UNIT_MEMO) > UNIT_MEMO_SIZE:
+        del _UNIT_MEMO[next(iter(_UNIT_MEMO))]
     return made
+
+
+UNIT_RACY_NS = 2_000_000_000  # as a sync's stamps: a change within a coarse clock's tick is not missed
+UNIT_MEMO_SIZE = 4096
+_UNIT_MEMO: dict[tuple[Any, ...], tuple[tuple[tuple[int, int], ...], int, UnitIndex]] = {}
+
+
+def _unit_stamps(unit: Unit) -> tuple[tuple[int, int], ...] | None:
+    """(size, mtime_ns) of each file of a unit, or None when one cannot be read."""
+    stamps = []
+    for path in unit.files:
+        try:
+            st = os.stat(os.path.join(unit.root, path))
+        except OSError:
+            return None
+        stamps.append((st.st_size, st.st_mtime_ns))
+    return tuple(stamps)
 
 
 def index_files(
