@@ -441,3 +441,22 @@ def test_a_unit_package_variable_gives_its_type_and_a_function_variable_stays_a_
     unit = "go:example.com/cfg@v1.0.0"
     assert ("example.com//cfg", f"{unit}//cfg.go", "package") in edges
     assert answer(graph, "example.com//cfg//hooked").status == "found"
+
+
+def test_a_workspace_vendor_folder(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "ws",
+        {
+            "go.work": "go 1.22\n\nuse (\n\t./app\n\t./lib\n)\n",
+            "app/go.mod": "module example.com/app\n\ngo 1.22\n\nrequire example.com/kit v1.0.0\n",
+            "app/main.go": 'package main\n\nimport "example.com/kit"\n\nfunc main() { kit.New().Run() }\n',
+            "lib/go.mod": "module example.com/lib\n\ngo 1.22\n",
+            "lib/lib.go": "package lib\n",
+            "vendor/modules.txt": KIT["vendor/modules.txt"],
+            "vendor/example.com/kit/kit.go": KIT["vendor/example.com/kit/kit.go"],
+            "vendor/example.com/kit/store/store.go": KIT["vendor/example.com/kit/store/store.go"],
+        },
+    )
+    assert [u.name for u in discover_units(root) if u.ecosystem == "go"] == ["go:example.com/kit@v1.0.0"]
+    graph = run(root)
+    assert answer(graph, "example.com//kit//flush").status == "found"

@@ -19,6 +19,8 @@ A unit is the code of one module version, named ``go:<module path>@<version>``:
   that go.sum holds a source hash of, at ``<escaped path>@<version>`` (``!`` before a capital). A
   module only go.sum names is taken at its highest version the cache holds (go.sum keeps versions
   that the build no longer selects); one of go.mod is a unit only when the cache holds it.
+- a workspace's ``vendor/`` (``go work vendor``: a go.work with ``vendor/modules.txt`` beside it)
+  as a module's, for every module of the workspace.
 
 A unit's files are the ``.go`` files a default build can read: never a ``_test.go`` file, a
 ``testdata`` folder, a folder with a go.mod of its own (another module), nor a file whose
@@ -70,12 +72,16 @@ def discover(project_root: Path, config: DepsConfig) -> list[Unit]:
             found[std.name] = std
     if config.auto:
         cache = module_cache()
+        # a workspace (go.work) vendors its modules' dependencies at its own root (go work vendor)
+        workspace = _workspace_vendor(base, go_mods)
+        for unit in vendored_modules(workspace) if workspace is not None else ():
+            found.setdefault(unit.name, unit)
         for go_mod in go_mods:
             folder = go_mod.parent
             if (folder / "vendor" / "modules.txt").is_file():
                 for unit in vendored_modules(folder / "vendor"):
                     found.setdefault(unit.name, unit)
-            elif cache is not None:
+            elif cache is not None and workspace is None:
                 for unit in cached_modules(cache, required_modules(folder)):
                     found.setdefault(unit.name, unit)
     for named, what in config.named:
@@ -123,6 +129,14 @@ def named_units(folder: Path, what: str, go_mods: Sequence[Path] = ()) -> list[U
             f"--deps {folder}=go: neither a vendor folder (modules.txt), a GOROOT nor a module cache"
         )
     return units
+
+
+def _workspace_vendor(base: Path, go_mods: Sequence[Path]) -> Path | None:
+    """The vendor folder of a go.work at the project root or above a go.mod, if it has modules.txt."""
+    for folder in dict.fromkeys([base, *(m.parent.parent for m in go_mods)]):
+        if (folder / "go.work").is_file() and (folder / "vendor" / "modules.txt").is_file():
+            return folder / "vendor"
+    return None
 
 
 def _looks_like_cache(folder: Path) -> bool:
