@@ -68,7 +68,7 @@ from projectgraph.reach import VERSION as REACH_VERSION
 from projectgraph.store import sqlite as sql
 from projectgraph.units import AUTO_DEPS, discover_units
 
-VERSION = 1
+VERSION = 2
 """summary.VERSION: the summary format and its rules. A store of summaries keys on it."""
 
 PACKAGE = "package"  # the scope of a call into a package the graph holds no code of
