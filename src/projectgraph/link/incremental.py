@@ -51,7 +51,17 @@ from projectgraph.link import (
 from projectgraph.link import python as py
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value, module_node, node_for
 from projectgraph.manifests import EntryPoint, Manifests, read_manifests
-from projectgraph.roots import entry_roots, fallback_roots, file_roots, merge_rules, with_fallback
+from projectgraph.roots import (
+    _STRONG as _STRONG_KINDS,
+)
+from projectgraph.roots import (
+    RootSet,
+    entry_roots,
+    fallback_roots,
+    file_roots,
+    merge_rules,
+    with_fallback,
+)
 
 Key = tuple[Any, ...]
 Unit = tuple[str, str]  # (pass, path)
@@ -176,7 +186,7 @@ class TracedPythonLinker(py.PythonLinker):
     ) -> None:
         self._frame: set[Key] = set()
         self._deps: dict[Any, set[Key]] = {}  # (cache, slot) -> keys its answer read
-        self._structure_keys: dict[tuple[str, str], tuple[Key, ...]] = {}
+        self._structure_keys: dict[str, dict[str, tuple[Key, ...]]] = {}  # path -> qualname -> keys
         self.import_roots = roots
         self.unit_deps: dict[Unit, set[Key]] = {}
         self.outputs: dict[Unit, _Output] = {}
@@ -299,11 +309,14 @@ class TracedPythonLinker(py.PythonLinker):
 
     def _structure(self, path: str, qualname: str) -> tuple[Key, ...]:
         """The keys of the definitions along a qualified name (what a scope chain reads)."""
-        found = self._structure_keys.get((path, qualname))
+        by_name = self._structure_keys.get(path)
+        if by_name is None:
+            by_name = self._structure_keys[path] = {}
+        found = by_name.get(qualname)
         if found is None:
             parts = qualname.split(".") if qualname else []
             found = tuple(("n", path, ".".join(parts[:i]), parts[i]) for i in range(len(parts)))
-            self._structure_keys[(path, qualname)] = found
+            by_name[qualname] = found
         return found
 
     def _def_read(self, key: str) -> None:
@@ -746,6 +759,8 @@ class LinkState:
         self.changed_groups: set[str] = set()  # the store's groups the last relink may have changed
         self.last_roots: tuple[Root, ...] = ()
         self.last_root_set: Any = None
+        self.root_counts: Counter[Root] = Counter()
+        self.root_list: list[Root] = []
         self.last_entry_roots: set[Root] = set()
         self.gave_up = ""  # why the last relink gave up ("" when it did not)
 
@@ -878,13 +893,18 @@ class LinkState:
                 self.node_map[key] = new
 
     def _roots(self) -> Any:
-        """``roots.find``, from the roots each file gave (kept by index) and the entry points; the
-        last root set again when neither changed."""
+        """``roots.find``, from the roots each file gave (kept by index) and the entry points: the
+        root list is patched with what changed, and made again only when a strong root came or
+        went (the fallback roots count only without one)."""
         active = self.active_rules
         deps = self.manifests.dependencies
         test_paths = self.options.test_paths
         entries = entry_roots(active, self.manifests, self._resolve_entry)
-        moved = entries != self.last_entry_roots
+        gone: list[set[Root]] = []
+        came: list[set[Root]] = []
+        if entries != self.last_entry_roots:
+            gone.append(self.last_entry_roots)
+            came.append(entries)
         for path, index in self.indexes.items():
             kept = self.file_roots.get(path)
             if kept is None or kept[0] is not index:
@@ -894,13 +914,39 @@ class LinkState:
                     fallback_roots(index, test_paths),
                 )
                 self.file_roots[path] = fresh
-                moved = moved or kept is None or kept[1:] != fresh[1:]
-        if moved or self.last_root_set is None:
+                if kept is not None and kept[1:] != fresh[1:]:
+                    gone.extend(kept[1:])
+                    came.extend(fresh[1:])
+                elif kept is None:
+                    self.last_root_set = None
+        self.last_entry_roots = entries
+        counts = self.root_counts
+        if self.last_root_set is not None and (gone or came):
+            if self.last_root_set.fallback:
+                self.last_root_set = None  # the fallback roots count: find them all again
+            else:
+                for group, sign in ((gone, -1), (came, 1)):
+                    for roots in group:
+                        for root in roots:
+                            if root.rule != "root-fallback":
+                                counts[root] += sign
+                if any(n > 0 and root.kind in _STRONG_KINDS for root, n in counts.items()):
+                    for root in {r for roots in (*gone, *came) for r in roots if r.rule != "root-fallback"}:
+                        _patch_sorted(self.root_list, root, counts.get(root, 0) > 0)
+                    self.last_root_set = RootSet(tuple(self.root_list), fallback=False)
+                else:
+                    self.last_root_set = None  # no strong root left: the fallback roots count
+        if self.last_root_set is None:
             found = set(entries)
             for path in sorted(self.indexes):
                 found |= self.file_roots[path][1]
-            self.last_root_set = with_fallback(found, (self.file_roots[p][2] for p in sorted(self.indexes)))
-            self.last_entry_roots = entries
+            fallbacks = [self.file_roots[p][2] for p in sorted(self.indexes)]
+            self.last_root_set = with_fallback(found, fallbacks)
+            counts.clear()
+            counts.update(entries)
+            for path in self.indexes:
+                counts.update(self.file_roots[path][1])
+            self.root_list = list(self.last_root_set.roots)
         return self.last_root_set
 
     def graph_of(self, entries: tuple[FileEntry, ...]) -> Graph:
@@ -992,8 +1038,7 @@ class LinkState:
                 info.key for f in (old_files[path], pyfile) for info in f.defs.values() if info.is_class
             )
             linker.files[path] = pyfile
-            for key in [k for k in linker._structure_keys if k[0] == path]:
-                del linker._structure_keys[key]
+            linker._structure_keys.pop(path, None)
         self.indexes = new
         if changed:
             self._rebuild_defs()
