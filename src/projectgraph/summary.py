@@ -9,10 +9,16 @@ it calls), so a package of thousands of symbols costs one pass over its edges, n
 
 Conventions:
 
-- The summary's keys (``Summary.keys``, sorted) are the external nodes of the graph, its exported
-  symbols, and any key an edge goes to that no node has. A reach set is a bit set over them, a
-  Python int with bit ``i`` for ``keys[i]``; components whose sets are equal share one int, and a
-  stored summary lists each distinct set once (``reach_sets``, ``uncertainty_sets``).
+- The package's graph is a folder linked as a project of its own (its exported symbols the public
+  modules and definitions), or a unit's own graph (``unit_graph``: the unit's nodes in a project's
+  graph, its symbols the definitions with an external key).
+- The summary's keys (``Summary.keys``) are the external keys the graph calls (external nodes, and
+  keys an edge goes to that no node has), sorted, then the package's own keys (its symbols, and
+  what a re-export stands for) in the reverse topological order of their components. A reach set
+  (``Reach``) holds the first as a bit set (a Python int, bit i for ``keys[i]``) and the second as
+  runs of positions: a component's depth-first descendants are one run, so a set is a few runs
+  where every symbol's own bit would make every set distinct. Components whose sets are equal
+  share the objects, and a stored summary lists each distinct set once.
 - A symbol's uncertainties are the unresolved sites and dynamic flags of the code it reaches, its
   calls into packages whose code the graph does not hold, and the files that did not index of the
   units it enters, each with the scope reach gives it (every target, a name, a key prefix, a
@@ -21,9 +27,12 @@ Conventions:
   name also concerns the targets that any definition of that name reaches: the summary keeps that
   set per name (``names``).
 - ``Summary.status(symbol, target)`` is the status ``reach(graph, Query((target,), (symbol,),
-  SOURCES_ONLY))`` gives, for any target outside the package's own unexported code. A target that
-  is (or a wildcard over) a key of the package's own code that no exported symbol has raises
-  ``OutsideSummaryError``: the summary keeps no set for it, and guessing would break the honesty rule.
+  SOURCES_ONLY, unit_sources=True))`` gives, for any target outside the package's own unexported
+  code. A target that is (or a wildcard over) a key of the package's own code that no exported
+  symbol has raises ``OutsideSummaryError``: the summary keeps no set for it, and guessing would
+  break the honesty rule.
+- ``join`` puts summaries in a project graph that does not hold their units' graphs, so a plain
+  reach query goes on through them.
 """
 
 from __future__ import annotations
@@ -152,7 +161,8 @@ _NO_END = 1 << 62
 
 @dataclass(frozen=True)
 class _View:
-    """What of an uncertainty set decides a status: an unscoped one, the names, the prefixes."""
+    """What of an uncertainty set decides a status: an unscoped one, the names, the prefix and
+    package scopes."""
 
     everywhere: bool
     names: frozenset[str]
@@ -170,9 +180,8 @@ class Summary:
     aliases: tuple[tuple[str, int], ...]  # (external key, key index) of a known node whose key differs
     own: tuple[str, ...]  # first segments of the package's own keys (file paths, the unit name)
     project_paths: tuple[str, ...]  # the graph's files of no unit: a package call never reaches them
-    exports: tuple[
-        tuple[int, tuple[int, ...]], ...
-    ]  # a unit node's key index -> what its re-export stands for
+    # a unit node's key index, and the key indexes of what it re-exports (its export edges)
+    exports: tuple[tuple[int, tuple[int, ...]], ...]
     uncertainties: tuple[Uncertain, ...]  # bit j of an uncertainty set is uncertainties[j]
     every_search: tuple[Uncertain, ...]
     reach_sets: tuple[Reach, ...]
@@ -197,12 +206,11 @@ class Summary:
         return "not-found" if mask or own else "no-such-target"
 
     def reaches(self, symbol: str) -> list[str]:
-        """The external keys ``symbol`` reaches: what the package's dependencies give."""
-        symbols = self.symbols
-        return [key for key in self._reached(symbol) if key not in symbols]
+        """The external keys ``symbol`` reaches (what the package's dependencies give), sorted."""
+        return _members(self.reach_sets[self._symbol(symbol)[0]].externals, self.keys)
 
     def symbols_reached(self, symbol: str) -> list[str]:
-        """The exported symbols ``symbol`` reaches (itself included)."""
+        """The exported symbols ``symbol`` reaches (itself included), sorted."""
         symbols = self.symbols
         return [key for key in self._reached(symbol) if key in symbols]
 
@@ -941,10 +949,10 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
 
 
 def _stand_in(made: Summary, key: str, language: str) -> Node:
-    """A node for a key of a summary: a symbol of its unit (with its external key) or an external."""
-    if key in made.symbols:
-        bit = made._refs[key]
-        return Node(key, "function", unit=made.unit, external=made._externals.get(bit, ""), language=language)
+    """A node for a key of a summary: one of its unit's own (with its external key) or an external."""
+    ref = made._refs[key]
+    if ref >= made.external_count:
+        return Node(key, "function", unit=made.unit, external=made._externals.get(ref, ""), language=language)
     return Node(key, "external", language=language, external=key, name=keys.last_segment(key))
 
 
