@@ -229,8 +229,16 @@ _MEMO: OrderedDict[tuple[Any, ...], _UnitPart] = OrderedDict()
 
 
 def _statuses_digest(made: Any) -> str:
+    # "cached" and "indexed" are one index of one content: the run that parsed a unit and the next
+    # one, which the store serves, link it alike (else every unit links again on the first re-run)
     return hashlib.blake2b(
-        repr([(s.path, s.status, s.hash, s.reason) for s in made.statuses]).encode(), digest_size=16
+        repr(
+            [
+                (s.path, "indexed" if s.status == "cached" else s.status, s.hash, s.reason)
+                for s in made.statuses
+            ]
+        ).encode(),
+        digest_size=16,
     ).hexdigest()
 
 
