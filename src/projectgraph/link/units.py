@@ -92,6 +92,7 @@ def with_units(graph: Graph, units: Sequence[Any], max_edges: int = 0, store: An
         return graph
     nodes: dict[str, Node] = {n.key: n for n in graph.nodes}
     edges: list[Edge] = list(graph.edges)
+    own: list[Edge] = []  # the units' edges from their own keys: one per slot already, no caller shared
     unresolved: list[Unresolved] = list(graph.unresolved)
     dynamic: list[Dynamic] = list(graph.dynamic)
     files: list[FileEntry] = list(graph.files)
@@ -125,7 +126,9 @@ def with_units(graph: Graph, units: Sequence[Any], max_edges: int = 0, store: An
                 nodes[node.key] = node
             else:
                 nodes.setdefault(node.key, node)
-        edges.extend(part.edges)
+        prefix = made.unit.name + keys.SEP
+        for edge in part.edges:
+            (own if edge.caller.startswith(prefix) else edges).append(edge)
         joins.extend(part.joins)
         unresolved.extend(part.unresolved)
         dynamic.extend(part.dynamic)
@@ -133,8 +136,10 @@ def with_units(graph: Graph, units: Sequence[Any], max_edges: int = 0, store: An
         truncations.extend(part.truncations)
         stars.update(part.stars)
 
-    package = [*_package_edges(nodes, edges, stars), *joins]
-    all_edges = strongest([*edges, *package])
+    package = [*_package_edges(nodes, [*own, *edges], stars), *joins]
+    # a unit's edges from its own keys need no choosing (their callers are under its name, each
+    # unit's link kept one edge per slot): the rest, from the project and from external keys, do
+    all_edges = sorted([*own, *strongest([*edges, *package])])
     given = unit_table(units)
     stats = dict(graph.stats)
     stats.update(
@@ -289,24 +294,36 @@ def _part_to_json(part: _UnitPart) -> dict[str, Any]:
 
 
 def _part_from_json(data: dict[str, Any]) -> _UnitPart:
-    # _make is tuple.__new__: records built without each NamedTuple's Python __new__ (the most of
-    # the time of a read otherwise)
-    site = Site._make
+    # tuple.__new__ makes each record without its NamedTuple's Python __new__ (most of the time of a
+    # read otherwise); the row lengths are checked first, so a row of another form is a miss
+    new = tuple.__new__
+    _check(data["nodes"], Node)
+    _check(data["files"], FileEntry)
+    _check(data["truncations"], Truncation)
+    _check(data["edges"], Edge)
+    _check(data["joins"], Edge)
+    _check(data["unresolved"], Unresolved)
+    _check(data["dynamic"], Dynamic)
 
     def edges(rows: list[list[Any]]) -> tuple[Edge, ...]:
-        make = Edge._make
-        return tuple(make((e[0], e[1], e[2], e[3], site(e[4]), e[5])) for e in rows)
+        return tuple(new(Edge, (e[0], e[1], e[2], e[3], new(Site, e[4]), e[5])) for e in rows)
 
     return _UnitPart(
-        nodes=tuple(map(Node._make, data["nodes"])),
+        nodes=tuple(new(Node, n) for n in data["nodes"]),
         edges=edges(data["edges"]),
         joins=edges(data["joins"]),
-        unresolved=tuple(Unresolved._make((u[0], site(u[1]), *u[2:])) for u in data["unresolved"]),
-        dynamic=tuple(Dynamic._make((d[0], site(d[1]), *d[2:])) for d in data["dynamic"]),
-        files=tuple(map(FileEntry._make, data["files"])),
-        truncations=tuple(map(Truncation._make, data["truncations"])),
+        unresolved=tuple(new(Unresolved, (u[0], new(Site, u[1]), *u[2:])) for u in data["unresolved"]),
+        dynamic=tuple(new(Dynamic, (d[0], new(Site, d[1]), *d[2:])) for d in data["dynamic"]),
+        files=tuple(new(FileEntry, f) for f in data["files"]),
+        truncations=tuple(new(Truncation, t) for t in data["truncations"]),
         stars={k: list(v) for k, v in data["stars"].items()},
     )
+
+
+def _check(rows: list[list[Any]], record: Any) -> None:
+    width = len(record._fields)
+    if any(len(row) != width for row in rows):
+        raise ValueError(f"a stored {record.__name__} row of another form")
 
 
 def _link_unit(made: Any, units: Sequence[Any], max_edges: int) -> _UnitPart:
