@@ -165,7 +165,9 @@ def test_control_files_are_found_at_the_root_and_above_source_folders(tmp_path: 
         "web/package.json",
     ]
     assert is_control_name("a/b/Cargo.toml") and is_control_name("setup.cfg")
-    assert not is_control_name("a/setup.cfg") and not is_control_name("a/b.py")
+    # a nested pyproject.toml or setup.cfg: a monorepo package's entry points (manifests.py)
+    assert is_control_name("a/setup.cfg") and is_control_name("services/api/pyproject.toml")
+    assert not is_control_name("a/projectgraph.toml") and not is_control_name("a/b.py")
 
 
 def test_added_deleted_and_renamed_files(tmp_path: Path) -> None:

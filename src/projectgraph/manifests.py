@@ -2,9 +2,14 @@
 
 Python: pyproject.toml (``[project]`` scripts, gui-scripts, entry points, dependencies; Poetry;
 setuptools ``package-dir``), setup.cfg, requirements*.txt. JavaScript: every package.json (name,
-main, bin, exports, dependencies). Java and Rust: the dependencies of pom.xml, build.gradle(.kts)
-and Cargo.toml (for the framework rules; the Rust linker reads Cargo.toml itself). A manifest that
-cannot be read is skipped and named in ``problems``; it never stops a run.
+main, bin, exports, module, browser, the scripts' ``node file.js`` commands, dependencies). Java
+and Rust: the dependencies of pom.xml, build.gradle(.kts) and Cargo.toml (for the framework rules;
+the Rust linker reads Cargo.toml itself). Nested manifests (a monorepo's
+``packages/cli/package.json``, ``services/api/pyproject.toml``) are read in every folder that holds
+a project file or is above one, never inside a dependency folder (node_modules, a virtual
+environment, site-packages, vendor); each one's entry points are relative to its own folder
+(``entry_roots`` gives a nested Python manifest's import roots). A manifest that cannot be read is
+skipped and named in ``problems``; it never stops a run.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import configparser
 import json
 import re
+import shlex
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +29,8 @@ _REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 @dataclass(frozen=True, order=True)
 class EntryPoint:
     manifest: str  # the manifest's path
-    group: str  # console_scripts | gui_scripts | <entry point group> | bin | main | exports
+    group: str  # console_scripts | gui_scripts | <entry point group> | bin | main | exports | module
+    #              | browser | scripts (package.json)
     name: str
     target: str  # "pkg.mod:func" (Python) or a file path relative to the manifest's folder (JS)
 
@@ -47,6 +54,9 @@ class Manifests:
     packages: tuple[PackageJson, ...] = ()
     problems: tuple[str, ...] = ()
     files: dict[str, str] = field(default_factory=dict)  # path -> raw text of tsconfig/jsconfig
+    # a nested Python manifest's path -> its import roots (relative to the project root, most
+    # specific first): where its entry points' modules are looked for
+    entry_roots: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def normalize(name: str) -> str:
@@ -65,8 +75,40 @@ def _requirement_names(lines: list[str]) -> set[str]:
     return names
 
 
+# folders that hold dependency code (units of dependency code, projectgraph.units), never a
+# first-party manifest of the project
+DEPENDENCY_FOLDERS = frozenset(
+    {
+        "node_modules",
+        "bower_components",
+        "jspm_packages",
+        "site-packages",
+        "dist-packages",
+        "vendor",
+        ".venv",
+        "venv",
+        "__pypackages__",
+        ".tox",
+        ".nox",
+        ".git",
+    }
+)
+
+
+def manifest_folders(paths: tuple[str, ...]) -> list[str]:
+    """The folders that hold one of ``paths`` or are above one ("" is the root), sorted, but those
+    inside a dependency folder."""
+    folders = {""}
+    for path in paths:
+        folder = path.rpartition("/")[0]
+        while folder not in folders:
+            folders.add(folder)
+            folder = folder.rpartition("/")[0]
+    return sorted(f for f in folders if not DEPENDENCY_FOLDERS.intersection(f.split("/")))
+
+
 def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Manifests:
-    """Read the manifests under ``root``. ``paths`` are the project's files (for nested package.json)."""
+    """Read the manifests under ``root``. ``paths`` are the project's files (for nested manifests)."""
     if root is None:
         return Manifests()
     base = Path(root)
@@ -76,20 +118,30 @@ def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Mani
     problems: list[str] = []
     packages: list[PackageJson] = []
     configs: dict[str, str] = {}
+    entry_roots: dict[str, tuple[str, ...]] = {}
+    folders = manifest_folders(paths)
 
-    pyproject = base / "pyproject.toml"
-    if pyproject.is_file():
-        try:
-            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-            _read_pyproject(data, entries, deps, roots)
-        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-            problems.append(f"pyproject.toml: {error}")
-    setup_cfg = base / "setup.cfg"
-    if setup_cfg.is_file():
-        try:
-            _read_setup_cfg(setup_cfg, entries, deps, roots)
-        except (OSError, configparser.Error, UnicodeDecodeError) as error:
-            problems.append(f"setup.cfg: {error}")
+    for folder in folders:
+        prefix = f"{folder}/" if folder else ""
+        own: list[str] = roots if not folder else []
+        pyproject = base / f"{prefix}pyproject.toml"
+        if pyproject.is_file():
+            try:
+                data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+                _read_pyproject(data, entries, deps, own, f"{prefix}pyproject.toml")
+            except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, AttributeError, TypeError) as error:
+                problems.append(f"{prefix}pyproject.toml: {error or type(error).__name__}")
+        setup_cfg = base / f"{prefix}setup.cfg"
+        if setup_cfg.is_file():
+            try:
+                _read_setup_cfg(setup_cfg, entries, deps, own, f"{prefix}setup.cfg")
+            except (OSError, configparser.Error, UnicodeDecodeError) as error:
+                problems.append(f"{prefix}setup.cfg: {error}")
+        if folder and (pyproject.is_file() or setup_cfg.is_file()):
+            found = [f"{folder}/{r}" for r in own] + [f"{folder}/src"] * (base / folder / "src").is_dir()
+            for manifest in (pyproject, setup_cfg):
+                if manifest.is_file():
+                    entry_roots[f"{prefix}{manifest.name}"] = tuple(dict.fromkeys([*found, folder]))
     for req in sorted(base.glob("requirements*.txt")):
         try:
             deps |= _requirement_names(req.read_text(encoding="utf-8", errors="replace").splitlines())
@@ -99,12 +151,10 @@ def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Mani
         roots.append("src")
     deps |= _build_file_dependencies(base, paths, problems)
 
-    json_manifests = sorted(
-        {p for p in paths if p.rsplit("/", 1)[-1] in ("package.json",)}
-        | ({"package.json"} if (base / "package.json").is_file() else set())
-    )
+    listed = {p for p in paths if p.rsplit("/", 1)[-1] == "package.json"}
+    json_manifests = sorted(listed | {f"{f}/package.json" if f else "package.json" for f in folders})
     for rel in json_manifests:
-        if "node_modules/" in rel:
+        if DEPENDENCY_FOLDERS.intersection(rel.split("/")[:-1]) or not (base / rel).is_file():
             continue
         try:
             data = json.loads((base / rel).read_text(encoding="utf-8"))
@@ -112,9 +162,11 @@ def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Mani
             problems.append(f"{rel}: {error}")
             continue
         if not isinstance(data, dict):
+            problems.append(f"{rel}: not a JSON object")
             continue
         package = _read_package_json(rel, data, entries, deps)
-        packages.append(package)
+        if rel in listed or rel == "package.json":  # the JavaScript linker reads the others itself
+            packages.append(package)
     for rel in sorted(
         {p for p in paths if p.rsplit("/", 1)[-1].startswith(("tsconfig", "jsconfig"))}
         | {n for n in ("tsconfig.json", "jsconfig.json") if (base / n).is_file()}
@@ -132,22 +184,27 @@ def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Mani
         packages=tuple(packages),
         problems=tuple(problems),
         files=configs,
+        entry_roots=entry_roots,
     )
 
 
 def _read_pyproject(
-    data: dict[str, Any], entries: list[EntryPoint], deps: set[str], roots: list[str]
+    data: dict[str, Any],
+    entries: list[EntryPoint],
+    deps: set[str],
+    roots: list[str],
+    manifest: str = "pyproject.toml",
 ) -> None:
     project = data.get("project", {})
     for group, key in (("console_scripts", "scripts"), ("gui_scripts", "gui-scripts")):
         for name, target in (project.get(key) or {}).items():
             if isinstance(target, str):
-                entries.append(EntryPoint("pyproject.toml", group, name, target))
+                entries.append(EntryPoint(manifest, group, name, target))
     for group, table in (project.get("entry-points") or {}).items():
         if isinstance(table, dict):
             for name, target in table.items():
                 if isinstance(target, str):
-                    entries.append(EntryPoint("pyproject.toml", group, name, target))
+                    entries.append(EntryPoint(manifest, group, name, target))
     deps |= _requirement_names(list(project.get("dependencies") or []))
     for extra in (project.get("optional-dependencies") or {}).values():
         deps |= _requirement_names(list(extra or []))
@@ -157,7 +214,7 @@ def _read_pyproject(
     poetry = tool.get("poetry", {})
     for name, target in (poetry.get("scripts") or {}).items():
         if isinstance(target, str):
-            entries.append(EntryPoint("pyproject.toml", "console_scripts", name, target))
+            entries.append(EntryPoint(manifest, "console_scripts", name, target))
     for table in ("dependencies", "dev-dependencies"):
         deps |= {normalize(n) for n in (poetry.get(table) or {}) if n != "python"}
     for group in (poetry.get("group") or {}).values():
@@ -175,7 +232,9 @@ def _read_pyproject(
             roots.append(str(where).strip("/"))
 
 
-def _read_setup_cfg(path: Path, entries: list[EntryPoint], deps: set[str], roots: list[str]) -> None:
+def _read_setup_cfg(
+    path: Path, entries: list[EntryPoint], deps: set[str], roots: list[str], manifest: str = "setup.cfg"
+) -> None:
     parser = configparser.ConfigParser(interpolation=None)
     parser.read_string(path.read_text(encoding="utf-8"))
     if parser.has_option("options", "install_requires"):
@@ -190,7 +249,7 @@ def _read_setup_cfg(path: Path, entries: list[EntryPoint], deps: set[str], roots
             for line in text.splitlines():
                 name, sep, target = line.partition("=")
                 if sep:
-                    entries.append(EntryPoint("setup.cfg", group.strip(), name.strip(), target.strip()))
+                    entries.append(EntryPoint(manifest, group.strip(), name.strip(), target.strip()))
 
 
 def _read_package_json(
@@ -215,6 +274,16 @@ def _read_package_json(
     exports = data.get("exports")
     for target in sorted(set(_export_targets(exports))):
         entries.append(EntryPoint(rel, "exports", name, target))
+    for group in ("module", "browser"):  # browser: the string form (a map only swaps modules)
+        value = data.get(group)
+        if isinstance(value, str) and value:
+            entries.append(EntryPoint(rel, group, name, value))
+    scripts = data.get("scripts")
+    if isinstance(scripts, dict):
+        for script, command in sorted(scripts.items()):
+            if isinstance(command, str):
+                for target in script_targets(command):
+                    entries.append(EntryPoint(rel, "scripts", str(script), target))
     return PackageJson(
         path=rel,
         name=name,
@@ -278,3 +347,94 @@ def _export_targets(exports: Any) -> list[str]:
     if isinstance(exports, dict):
         return [t for key, value in exports.items() if key != "types" for t in _export_targets(value)]
     return []
+
+
+# the commands of a package.json script that run a file of the package: ``node server.js``,
+# ``ts-node src/index.ts``, ``tsx watch src/main.ts``, ``nodemon app.js``
+_SCRIPT_RUNNERS = frozenset(
+    {
+        "node",
+        "nodejs",
+        "nodemon",
+        "ts-node",
+        "ts-node-dev",
+        "tsnd",
+        "tsx",
+        "bun",
+        "babel-node",
+        "esno",
+        "esr",
+        "vite-node",
+        "node-dev",
+        "supervisor",
+    }
+)
+_RUNNER_SUBCOMMANDS = frozenset({"watch", "run"})  # tsx watch, bun run
+_FLAGS_WITH_VALUE = frozenset(
+    {
+        "-r",
+        "--require",
+        "--loader",
+        "--experimental-loader",
+        "--import",
+        "--env-file",
+        "-P",
+        "--project",
+        "--watch-path",
+        "--ext",
+        "-x",
+        "--exec",
+        "--ignore",
+        "--tsconfig",
+        "--inspect-port",
+        "--conditions",
+        "-C",
+        "--title",
+        "--input-type",
+    }
+)
+_NO_FILE_FLAGS = frozenset({"-e", "--eval", "-p", "--print", "-v", "--version", "-h", "--help", "-i"})
+_SCRIPT_FILE = re.compile(r"^[\w@./-]+$")
+_SCRIPT_EXTENSIONS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx")
+
+
+def script_targets(command: str) -> list[str]:
+    """The files a package.json script command runs with node (or a runner like it), read
+    conservatively: each ``&&``, ``||``, ``;`` or ``|`` part whose command (past ``VAR=value``
+    and ``cross-env``/``dotenv --``) is a runner gives its first argument that is no flag, when
+    that argument looks like a path (a JS/TS extension, or a ``./`` or ``/``-bearing name)."""
+    found: list[str] = []
+    for part in re.split(r"&&|\|\||;|\|", command):
+        try:
+            words = shlex.split(part)
+        except ValueError:
+            continue
+        while words and (
+            re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", words[0]) or words[0] in ("cross-env", "npx", "exec")
+        ):
+            words = words[1:]
+        if words and words[0] == "dotenv" and "--" in words:
+            words = words[words.index("--") + 1 :]
+        if not words or words[0].rsplit("/", 1)[-1] not in _SCRIPT_RUNNERS:
+            continue
+        args = words[1:]
+        with_value = _FLAGS_WITH_VALUE | (
+            {"-w", "--watch", "-e", "-i"} if words[0].rsplit("/", 1)[-1] == "nodemon" else set()
+        )
+        no_file = _NO_FILE_FLAGS - with_value
+        if args and args[0] in _RUNNER_SUBCOMMANDS:
+            args = args[1:]
+        skip = False
+        for arg in args:
+            if skip:
+                skip = False
+                continue
+            if arg in no_file:
+                break
+            if arg.startswith("-"):
+                skip = arg in with_value
+                continue
+            if _SCRIPT_FILE.match(arg) and (arg.endswith(_SCRIPT_EXTENSIONS) or "/" in arg):
+                found.append(arg)
+            break
+    return found

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import posixpath
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +18,7 @@ from typing import Any
 from projectgraph import fileindex
 from projectgraph.fileindex import FileIndex
 from projectgraph.graph import VERSION, FileEntry, Graph, Node
+from projectgraph.link import entries as entries_mod
 from projectgraph.link.core import GraphBuilder, LinkContext, Linker, module_node
 from projectgraph.manifests import EntryPoint, Manifests, read_manifests
 from projectgraph.roots import Rule, find
@@ -77,18 +77,10 @@ def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> G
         if entry.status in ("failed", "missing"):
             builder.node(module_node(entry.path, entry.language))
 
-    indexed_paths = {i.path for i in ordered}
+    by_path = {i.path: i for i in ordered}
 
     def resolve_entry(entry: EntryPoint) -> str | None:
-        for linker in linkers:
-            key: str | None = (
-                linker.resolve_entry_point(entry) if hasattr(linker, "resolve_entry_point") else None
-            )
-            if key is not None:
-                return key
-        base = posixpath.dirname(entry.manifest)
-        path = posixpath.normpath(posixpath.join(base, entry.target))
-        return path if path in indexed_paths else None
+        return entries_mod.resolve_entry(entry, linkers, by_path, manifests)
 
     def handler_refs(index: FileIndex, methods: Sequence[str]) -> list[str]:
         for linker in linkers:

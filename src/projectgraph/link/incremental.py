@@ -29,7 +29,6 @@ so they are only exact in their full-link order), other classmethod names, a tru
 
 from __future__ import annotations
 
-import posixpath
 from bisect import bisect_left, insort
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -50,6 +49,7 @@ from projectgraph.link import (
 )
 from projectgraph.link import python as py
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value, module_node, node_for
+from projectgraph.link.entries import resolve_entry
 from projectgraph.manifests import EntryPoint, Manifests, read_manifests
 from projectgraph.roots import (
     _STRONG as _STRONG_KINDS,
@@ -986,14 +986,7 @@ class LinkState:
         )
 
     def _resolve_entry(self, entry: EntryPoint) -> str | None:
-        for linker in self.others.linkers:
-            resolver = getattr(linker, "resolve_entry_point", None)
-            key: str | None = resolver(entry) if resolver is not None else None
-            if key is not None:
-                return key
-        base = posixpath.dirname(entry.manifest)
-        path = posixpath.normpath(posixpath.join(base, entry.target))
-        return path if path in self.indexes else None
+        return resolve_entry(entry, self.others.linkers, self.indexes, self.manifests)
 
     def _handler_refs(self, index: FileIndex, methods: Sequence[str]) -> list[str]:
         for linker in self.others.linkers:

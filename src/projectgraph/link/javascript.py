@@ -1629,7 +1629,9 @@ class JavaScriptLinker:
 
     # ---- what roots need ------------------------------------------------------------------
     def resolve_entry_point(self, entry: EntryPoint) -> str | None:
-        if entry.group not in ("bin", "main", "exports"):
+        if entry.group not in ("bin", "main", "exports", "module", "browser", "scripts"):
+            return None
+        if not entry.manifest.endswith("package.json"):
             return None
         folder = posixpath.dirname(entry.manifest)
         target = posixpath.normpath(posixpath.join(folder, entry.target))

@@ -22,9 +22,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT_NAMES = frozenset({"pyproject.toml", "setup.cfg", "projectgraph.toml"})
-FOLDER_NAMES = frozenset(
+ROOT_NAMES = frozenset({"projectgraph.toml"})
+FOLDER_NAMES = frozenset(  # nested pyproject.toml and setup.cfg: a monorepo package's entry points
     {
+        "pyproject.toml",
+        "setup.cfg",
         "package.json",
         "tsconfig.json",
         "jsconfig.json",
