@@ -195,3 +195,23 @@ def test_a_changed_nested_package_json_relinks(tmp_path: Path) -> None:
         (root / "pkg/package.json").write_text('{"scripts": {"start": "node tool.js"}}')
         project.sync(ONE)
         assert manifest_roots(stored(project))["pkg/tool.js"] == "manifest-entry-points"
+
+
+def test_two_services_with_the_same_module_names_each_get_their_own_script(tmp_path: Path) -> None:
+    script = '[project]\nname = "{0}"\n\n[project.scripts]\n{0} = "app.main:run"\n'
+    body = "def run():\n    return 1\n"
+    root = write_tree(
+        tmp_path / "p",
+        {
+            "services/a/pyproject.toml": script.format("a"),
+            "services/a/app/__init__.py": "",
+            "services/a/app/main.py": body,
+            "services/b-svc/pyproject.toml": script.format("b"),  # no identifier: by file path
+            "services/b-svc/src/app/__init__.py": "",
+            "services/b-svc/src/app/main.py": body,
+        },
+    )
+    assert sorted(manifest_roots(graph_of(root))) == [
+        "services/a/app/main.py//run",
+        "services/b-svc/src/app/main.py//run",
+    ]
