@@ -2,7 +2,8 @@
 
 ``reconcile`` brings the stored graph up to date with the working tree (see ``sync.reconcile``);
 ``Watcher`` runs it as files change (see ``sync.watch``). ``control_files`` names the manifests
-and configs a change of which re-links the project.
+and configs a change of which re-links the project; ``sync.relink`` decides when a process keeps a
+tracked link and relinks incrementally from it (``link.incremental``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """Sync: bring the stored graph up to date with the working tree, equal to what a full index gives.
 
 The link stage is not file-local (parameter bindings flow across files, class hierarchies and name
-candidates are global), so a sync links the whole project again; what it saves is the rest:
+candidates are global): a sync links the whole project again, unless its process keeps a tracked
+link and can relink incrementally from it (``sync.relink``, ``link.incremental``); what it saves
+besides is the rest:
 
 - **index**: a file whose (size, mtime_ns) is the one stored, and whose mtime is older than the moment
   its stamp was taken (else it is "racy": it may have changed within the clock's resolution, as git
@@ -11,7 +13,7 @@ candidates are global), so a sync links the whole project again; what it saves i
   file and the rule versions are the stored ones, the graph is the stored one: the sync only
   refreshes the stamps;
 - **write**: ``store.sqlite.write_graph`` rewrites only the per-file groups of rows whose digest
-  changed.
+  changed (after an incremental link, only the groups it touched are even compared).
 
 A process that syncs again (a watcher, a server) keeps its last sync's indexes by key, so an
 unchanged file's index is not even decoded from the store. Stamps are taken before a file is read,
