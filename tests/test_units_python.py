@@ -313,6 +313,22 @@ def test_the_standard_library_unit(tmp_path: Path) -> None:
     assert {"json", "sys", "math"} <= set(std[0].provides)
 
 
+def test_the_python_standard_library_is_indexed_only_for_a_project_with_python_files(tmp_path: Path) -> None:
+    go_only = tmp_path / "go_only"
+    go_only.mkdir()
+    (go_only / "main.go").write_text("package main\n\nfunc main() {}\n")
+    both = tmp_path / "both"
+    both.mkdir()
+    (both / "main.go").write_text("package main\n\nfunc main() {}\n")
+    (both / "tool.py").write_text("import json\n\njson.dumps(1)\n")
+    stdlib = DepsConfig(auto=False, stdlib=True)
+    assert not any(u.unit.ecosystem == "python" for u in run_index(go_only, IndexOptions(deps=stdlib)).units)
+    indexed = run_index(both, IndexOptions(deps=stdlib)).units
+    assert [u.unit.name for u in indexed if u.unit.ecosystem == "python"] == [
+        f"python:std@{sys.version_info.major}.{sys.version_info.minor}"
+    ]
+
+
 # ---- the store and the CLI -------------------------------------------------------------------------
 
 

@@ -393,9 +393,10 @@ def with_units(
 
     Auto-discovered units are indexed as the project's imports need them: a unit that gives a name
     the project imports, then a unit that gives a name such a unit imports, until none is new (a
-    unit that nothing imports is never entered by a path). Named folders and the standard library
-    are indexed whole. Each unit's files are cached in the store like a project's, so a unit is
-    parsed once per version. A cancelled run indexes no unit."""
+    unit that nothing imports is never entered by a path). Named folders are indexed whole, and so
+    is the standard library when the project has files of its language. Each unit's files are
+    cached in the store like a project's, so a unit is parsed once per version. A cancelled run
+    indexes no unit."""
     deps = options.deps if options.deps is not None else AUTO_DEPS
     if result.error is not None or deps.empty:
         return result
@@ -405,7 +406,13 @@ def with_units(
         return result
     options = options.validated()
     named = {folder for folder, _ in deps.named}
-    wanted = [u for u in units if u.root in named or u.ecosystem in _STANDARD]
+    languages = {index.language for index in result.indexes}
+    # a standard library serves a project with files of its language (no Python std for a Go tree)
+    wanted = [
+        u
+        for u in units
+        if u.root in named or (u.ecosystem in _STANDARD and languages.intersection(u.languages))
+    ]
     pending = {u.name for u in wanted}
     providers: dict[str, list[Unit]] = {}
     for unit in units:
