@@ -272,17 +272,16 @@ class TracedPythonLinker(py.PythonLinker):
             self._bind_arguments(pyfile, call, refs)
 
     def _release(self) -> None:
-        super()._release()
-        for name in ("memo", "member", "subs", "mplan", "cons", "mtable", "subtab", "mkeys"):
-            self._drop_deps(name)
+        super()._release()  # (its _forget_values drops the memo tables' keys)
+        self._drop_deps("member", "subs", "mplan", "cons", "mtable", "subtab", "mkeys")
 
     def _forget_values(self) -> None:
         super()._forget_values()
         if hasattr(self, "_deps"):
             self._drop_deps("memo")
 
-    def _drop_deps(self, cache: str) -> None:
-        for slot in [s for s in self._deps if s[0] == cache]:
+    def _drop_deps(self, *caches: str) -> None:
+        for slot in [s for s in self._deps if s[0] in caches]:
             del self._deps[slot]
 
     # ---- recording ----------------------------------------------------------------------
@@ -1065,6 +1064,9 @@ class LinkState:
             node_keys.update(node.key for node in self._file_nodes(path))
         for unit in rerun:
             self._swap(unit, self._link_work(unit), touched, node_keys, sites)
+        # as after a full link: only the answers that define others stay (bounded by the classes),
+        # so what a long-lived process keeps, and scans for the next relink, does not grow
+        linker._release()
         for external in node_keys:
             if self.externals.get(external, 1) <= 0:
                 del self.externals[external]
