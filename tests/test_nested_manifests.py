@@ -50,11 +50,16 @@ def test_js_monorepo_packages_bin_exports_and_module_are_roots() -> None:
     g = graph_of(MONOREPOS / "js_packages")
     assert sorted(manifest_roots(g)) == [
         "index.js",  # the root package.json's main, as before
+        "index.js//hello",  # what a library entry exports is called by the package's importers
         "packages/cli/bin/acme.js",
         "packages/cli/bin/admin.js",  # "./bin/admin.js": the bin map's value relative to its folder
+        "packages/lib/src/api.js",  # exports "./api"
+        "packages/lib/src/api.js//unused",
         "packages/lib/src/esm.js",  # module
+        "packages/lib/src/helper.js//helper",  # re-exported by api.js
         "packages/lib/src/index.js",  # exports "." import/require (not the types condition)
         "packages/lib/src/internal.js",  # exports "./internal"
+        "packages/lib/src/more.js//more",  # export * from "./more.js" in api.js
     ]
     assert not g.stats["root_fallback"]
     # not-found before: no root reached the cli's bin or the lib's subpath export
@@ -62,11 +67,27 @@ def test_js_monorepo_packages_bin_exports_and_module_are_roots() -> None:
         "packages/cli/bin/acme.js//main",
         "packages/cli/src/run.js//parseCommand",
         "packages/cli/bin/admin.js//admin",
-        "packages/lib/src/internal.js//setUp",
         "packages/lib/src/helper.js//hidden",
         "packages/lib/src/esm.js//boot",
     ):
         assert status(g, key) == "found", key
+
+
+def test_a_library_entry_roots_what_it_exports_and_re_exports() -> None:
+    g = graph_of(MONOREPOS / "js_packages")
+    roots = manifest_roots(g)
+    assert {
+        "packages/lib/src/api.js",
+        "packages/lib/src/api.js//unused",  # its own export: the package's importers call it
+        "packages/lib/src/helper.js//helper",  # export { helper as assist } from "./helper.js"
+        "packages/lib/src/more.js//more",  # export * from "./more.js"
+    } <= set(roots)
+    assert "packages/lib/src/more.js//moreDeep" not in roots  # not exported: reached, not a root
+    for key in ("packages/lib/src/api.js//deep", "packages/lib/src/more.js//moreDeep"):
+        assert status(g, key) == "found", key
+    # no entry names private.js and the exports map keeps importers out: nothing runs it
+    assert "packages/lib/src/private.js//secret" not in roots
+    assert status(g, "packages/lib/src/private.js//secret") == "not-found"
 
 
 def test_python_monorepo_scripts_resolve_under_each_services_own_roots() -> None:

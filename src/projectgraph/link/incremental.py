@@ -898,7 +898,7 @@ class LinkState:
         active = self.active_rules
         deps = self.manifests.dependencies
         test_paths = self.options.test_paths
-        entries = entry_roots(active, self.manifests, self._resolve_entry)
+        entries = entry_roots(active, self.manifests, self._resolve_entry, self.indexes)
         gone: list[set[Root]] = []
         came: list[set[Root]] = []
         if entries != self.last_entry_roots:

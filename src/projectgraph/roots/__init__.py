@@ -7,7 +7,8 @@ With no root of kind main, manifest or framework, every exported definition is a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import posixpath
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import cache
@@ -106,22 +107,95 @@ def find(
 ) -> RootSet:
     """Mark the roots of the graph with the rules."""
     active = merge_rules(rules)
-    roots = entry_roots(active, manifests, resolve_entry)
+    roots = entry_roots(active, manifests, resolve_entry, {index.path: index for index in indexes})
     for index in indexes:
         roots |= file_roots(active, index, manifests.dependencies, test_paths, handler_refs)
     return with_fallback(roots, (fallback_roots(index, test_paths) for index in indexes))
 
 
-def entry_roots(active: Sequence[Rule], manifests: Manifests, resolve_entry: EntryResolver) -> set[Root]:
-    """The roots the manifests' entry points give (the rules that match entry points)."""
+def entry_roots(
+    active: Sequence[Rule],
+    manifests: Manifests,
+    resolve_entry: EntryResolver,
+    indexes: Mapping[str, FileIndex] | None = None,
+) -> set[Root]:
+    """The roots the manifests' entry points give (the rules that match entry points).
+
+    A library entry of a package.json (``main``, ``exports``, ``module``, ``browser``) is the
+    package's surface: the code that imports the package calls what the module exports, so the
+    exported definitions of the module, and those it re-exports from the package's files, are roots
+    too (``indexes``, by path, gives them)."""
     roots: set[Root] = set()
     for rule in active:
         if rule.match.get("entry_points"):
             for entry in manifests.entry_points:
                 key = resolve_entry(entry)
-                if key is not None:
-                    roots.add(Root(key, rule.kind, rule.id))
+                if key is None:
+                    continue
+                roots.add(Root(key, rule.kind, rule.id))
+                if indexes is not None and entry.group in LIBRARY_ENTRY_GROUPS and key in indexes:
+                    roots.update(
+                        Root(found, rule.kind, rule.id) for found in surface_definitions(key, indexes)
+                    )
     return roots
+
+
+LIBRARY_ENTRY_GROUPS = frozenset({"main", "exports", "module", "browser"})
+_SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
+_MAX_REEXPORT_HOPS = 10
+
+
+def surface_definitions(path: str, indexes: Mapping[str, FileIndex]) -> set[str]:
+    """The keys of the public definitions a module gives its importers: the definitions its export
+    records name (``export function f``, ``export default g``, ``module.exports = {h}``, with their
+    members) and, through ``export ... from`` of the project's files, what it re-exports (a named
+    re-export gives that name, ``export *`` every exported name), at most 10 hops deep. A script's
+    top-level functions are globals, not exports: a module that exports nothing gives nothing."""
+    found: set[str] = set()
+    seen: set[tuple[str, str | None]] = set()
+    pending: list[tuple[str, str | None, int]] = [(path, None, 0)]  # (file, only this name, hops)
+    while pending:
+        current, only, hops = pending.pop()
+        if (current, only) in seen or current not in indexes:
+            continue
+        seen.add((current, only))
+        index = indexes[current]
+        names = {e.local or e.name for e in index.exports if not e.module and e.name != "*"}
+        if only is not None:
+            names &= {only}
+        for d in index.definitions:
+            if d.kind == "variable" or not _public_chain(d.qualname):
+                continue
+            head = d.qualname.split(".", 1)[0]
+            if head in names:
+                found.add(keys.first_party(current, d.qualname))
+        if hops >= _MAX_REEXPORT_HOPS:
+            continue
+        for export in index.exports:
+            if not export.module or not export.module.startswith("."):
+                continue
+            if only is not None and export.name not in (only, "*"):
+                continue
+            source = _relative_module(current, export.module, indexes)
+            if source is None:
+                continue
+            if export.star:
+                pending.append((source, only, hops + 1))
+            else:
+                pending.append((source, export.local or export.name, hops + 1))
+    return found
+
+
+def _relative_module(importer: str, spec: str, indexes: Mapping[str, FileIndex]) -> str | None:
+    """The project file a relative JavaScript/TypeScript module specifier names, if indexed."""
+    base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
+    candidates = [base]
+    stem, suffix = posixpath.splitext(base)
+    if suffix in (".js", ".mjs", ".cjs", ".jsx"):  # TypeScript imports name the emitted file
+        candidates.extend(stem + s for s in (".ts", ".mts", ".cts", ".tsx"))
+    candidates.extend(base + s for s in _SCRIPT_SUFFIXES)
+    candidates.extend(posixpath.join(base, "index" + s) for s in _SCRIPT_SUFFIXES)
+    return next((c for c in candidates if c in indexes), None)
 
 
 def file_roots(
