@@ -2,7 +2,7 @@
 from a save to the updated stored graph. The median of several runs (never a timed test).
 
     python bench/sync_bench.py [--runs 7] [--corpus PATH] [--file django/utils/text.py]
-                               [--languages python] [--skip-watch] [--skip-cli] [--json OUT]
+                               [--languages python] [--told] [--skip-watch] [--skip-cli] [--json OUT]
 
 The corpus is ``--corpus``, else ``/tmp/corpus/Django-5.1`` when it is there, else the Django 5.1
 sdist that ``bench/index_bench.py`` downloads into ``bench/.corpus/``. The benchmark works on a copy
@@ -15,6 +15,9 @@ outside this repository, indexes it once (``Project.refresh``), then measures:
   ``append`` a function at the end of the file, ``insert`` two comment lines above a function in
   the middle (the definitions below move), ``rename`` a function other files import (``--rename``,
   renamed back on the next run);
+  With ``--told`` each of these syncs is told the edited file (``changed_paths``), as the watcher's
+  events tell it, so it takes the last sync's file list, units and control files instead of
+  walking the tree;
 - **no-op sync in process**: nothing changed since the last sync;
 - **CLI sync** (``--skip-cli`` leaves it out): ``projectgraph sync`` as a whole process after the same
   edit, interpreter start and imports included;
@@ -109,11 +112,15 @@ def median(values: list[float]) -> float:
     return round(statistics.median(values), 4) if values else float("nan")
 
 
-def bench_in_process(root: Path, editor: Editor, runs: int, edits: list[str]) -> dict[str, Any]:
+def bench_in_process(
+    root: Path, editor: Editor, runs: int, edits: list[str], told: bool = False
+) -> dict[str, Any]:
     from projectgraph.project import Project
 
     report: dict[str, Any] = {}
     noop: list[float] = []
+    # --told: each sync is told the edited file, as the watcher's events tell it (no tree walk)
+    changed = (editor.rel,) if told else None
     with Project(root) as project:
         started = time.perf_counter()
         project.sync(incremental=True)  # warm: modules, store, stamps; the tracked link made
@@ -124,14 +131,14 @@ def bench_in_process(root: Path, editor: Editor, runs: int, edits: list[str]) ->
             units: list[int] = []
             for _ in range(runs):
                 key = editor.edit(kind)
-                result = project.sync(incremental=True)
+                result = project.sync(incremental=True, changed_paths=changed)
                 assert has_key(project.store.path, key), f"{key} missing after sync"
                 for phase in PHASES:
                     phases[phase].append(result.seconds.get(phase, 0.0))
                 links.append(result.link)
                 units.append(result.relinked_units)
                 started = time.perf_counter()
-                again = project.sync(incremental=True)
+                again = project.sync(incremental=True, changed_paths=changed)
                 noop.append(time.perf_counter() - started)
                 assert not again.relinked
             incremental = [i for i, how in enumerate(links) if how == "incremental"]
@@ -201,6 +208,11 @@ def main() -> None:
         "--edits", default="append,insert,rename", help="The kinds of one-file edit to time in process."
     )
     parser.add_argument("--rename", default="compress_string", help="The function the rename edit renames.")
+    parser.add_argument(
+        "--told",
+        action="store_true",
+        help="In process, tell each sync the edited file (as the watcher does).",
+    )
     parser.add_argument("--skip-watch", action="store_true")
     parser.add_argument("--skip-cli", action="store_true")
     parser.add_argument("--json", dest="json_out")
@@ -231,7 +243,7 @@ def main() -> None:
         print(f"indexed {report['files']} files in {report['first_index']} s", file=sys.stderr)
         editor = Editor(root, args.file, args.rename)
         edits = [kind.strip() for kind in args.edits.split(",") if kind.strip()]
-        report |= bench_in_process(root, editor, args.runs, edits)
+        report |= bench_in_process(root, editor, args.runs, edits, args.told)
         print(f"no-op sync in process: {report['noop_sync']} s", file=sys.stderr)
         if not args.skip_cli:
             report |= bench_cli(root, editor, max(3, args.runs // 2))

@@ -148,3 +148,33 @@ def test_in_file_edits_typescript(name: str, steps: list[tuple[str, int, int, bo
     """TypeScript edits under an incremental project: the full-link fallback, each sync exact."""
     links = run_oracle(TS_SOURCES[name], "typescript", steps, incremental=True)
     assert "incremental" not in links
+
+
+def test_a_sync_told_what_changed_skips_discovery_and_still_equals_a_full_index(tmp_path: Path) -> None:
+    """A watcher names the paths its events gave: a known file edited needs no walk of the tree;
+    a new file, a deleted one or a control file makes the sync discover as without them."""
+    root = tmp_path / "shop"
+    shutil.copytree(EXAMPLES / "shop", root)
+    with Project(root) as project:
+        project.sync(ONE_WORKER, incremental=True)
+
+        def synced(*changed: str) -> bool:
+            result = project.sync(ONE_WORKER, incremental=True, changed_paths=changed)
+            assert _stored(project) == full_index_dumps(root), changed
+            return result.discovered
+
+        _edit(root, "shop/catalog.py", "def load_catalog(path):", "def load_catalog2(path):")
+        assert not synced("shop/catalog.py")
+        _edit(root, "shop/catalog.py", "def load_catalog2(path):", "def load_catalog(path):")
+        _edit(root, "shop/orders.py", "class Basket:", "class Basket(dict):")
+        assert not synced("shop/catalog.py", "shop/orders.py")
+        (root / "shop/extra.py").write_text("from shop.catalog import load_catalog\n\nload_catalog('x')\n")
+        assert synced("shop/extra.py")  # a new file: the file list changes
+        assert not synced("shop/extra.py")  # known now (nothing changed: the stored graph stays)
+        (root / "shop/extra.py").unlink()
+        assert synced("shop/extra.py")  # gone
+        (root / "pyproject.toml").write_text(
+            '[project]\nname = "shop"\n[project.scripts]\nshop = "shop.cli:main"\n'
+        )
+        assert synced("pyproject.toml")  # a control file
+        assert synced()  # no path named: as a plain sync

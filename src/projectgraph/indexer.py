@@ -387,7 +387,11 @@ def run_index(
 
 
 def with_units(
-    result: IndexResult, options: IndexOptions, store: Any | None, started: float | None = None
+    result: IndexResult,
+    options: IndexOptions,
+    store: Any | None,
+    started: float | None = None,
+    discovered: tuple[Unit, ...] | None = None,
 ) -> IndexResult:
     """The run with the units of dependency code ``options.deps`` asks for indexed too.
 
@@ -396,12 +400,15 @@ def with_units(
     unit that nothing imports is never entered by a path). Named folders are indexed whole, and so
     is the standard library when the project has files of its language. Each unit's files are
     cached in the store like a project's, so a unit is parsed once per version. A cancelled run
-    indexes no unit."""
+    indexes no unit.
+
+    ``discovered``: the units ``discover_units`` gives for ``options.deps`` (a caller that knows
+    nothing changed in the dependency folders since it asked passes them; else they are found)."""
     deps = options.deps if options.deps is not None else AUTO_DEPS
     if result.error is not None or deps.empty:
         return result
     started = time.monotonic() if started is None else started
-    units = discover_units(result.root, deps)
+    units = discovered if discovered is not None else discover_units(result.root, deps)
     if not units:
         return result
     options = options.validated()

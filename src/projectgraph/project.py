@@ -90,13 +90,23 @@ class Project:
         *,
         full: bool = False,
         incremental: bool | None = None,
+        changed_paths: tuple[str, ...] | None = None,
     ) -> SyncResult:
         """Bring the stored graph up to date with the working tree (one writer at a time).
 
         ``incremental``: when to keep a tracked link and relink from it (``sync.relink``); by
-        default from this project's second sync that links."""
+        default from this project's second sync that links. ``changed_paths``: the project paths
+        the caller knows are all that changed since this process's last sync (``reconcile``)."""
         with WriterLock(self.folder):
-            return reconcile(self.root, self.store, options, progress, full=full, incremental=incremental)
+            return reconcile(
+                self.root,
+                self.store,
+                options,
+                progress,
+                full=full,
+                incremental=incremental,
+                changed_paths=changed_paths,
+            )
 
     # ---- reading --------------------------------------------------------------------------
     def is_stale(self) -> bool:

@@ -54,8 +54,8 @@ from projectgraph.link import _file_entries
 from projectgraph.link.units import unit_table
 from projectgraph.store import sqlite as sql
 from projectgraph.sync import relink
-from projectgraph.sync.controls import ControlFile, control_files
-from projectgraph.units import DepsConfig
+from projectgraph.sync.controls import ControlFile, control_files, is_control_name
+from projectgraph.units import AUTO_DEPS, DepsConfig, Unit, discover_units
 
 RACY_NS = 2_000_000_000
 """A file modified less than this before its stamp was taken is read again by the next sync: a
@@ -65,6 +65,24 @@ _GRAMMARS: dict[str, str] = {}
 _MEMO: weakref.WeakKeyDictionary[Any, dict[Key, FileIndex]] = weakref.WeakKeyDictionary()
 """The indexes of each store's last sync in this process, by key: a process that syncs again (a
 watcher, a server) takes an unchanged file's index from here, not from the store."""
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """What a process's last sync of a store found, for a next sync told which files changed."""
+
+    root: str
+    options: IndexOptions
+    config: ProjectConfig
+    deps: DepsConfig
+    found: Discovery
+    known: frozenset[str]  # the project's source files of ``found``
+    stamps: dict[str, tuple[int, int, bool]]  # path -> (size, mtime_ns, a regular file)
+    units: tuple[Unit, ...]
+    controls: tuple[ControlFile, ...]
+
+
+_SEEN: weakref.WeakKeyDictionary[Any, _Seen] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -84,6 +102,7 @@ class SyncResult:
     seconds: dict[str, float] = field(default_factory=dict)  # discover, index, link, write, total
     link: str = ""  # how it linked: "full", "tracked" (in full, state kept), "incremental" (sync.relink)
     relinked_units: int = 0  # units of the Python link an incremental link ran again
+    discovered: bool = True  # False: the changed paths the caller named let it skip discovery
 
     @property
     def files_changed(self) -> int:
@@ -142,12 +161,19 @@ def reconcile(
     full: bool = False,
     always_link: bool = False,
     incremental: bool | None = None,
+    changed_paths: tuple[str, ...] | None = None,
 ) -> SyncResult:
     """Sync the stored graph of the project under ``root`` (the caller holds the writer lock).
 
     ``full`` reads every file (no stamp shortcut): the full reconcile of a watcher that may have
     missed events, and of ``index``; ``always_link`` links and writes even when nothing changed.
     ``incremental`` says when to keep a tracked link in memory and relink from it (``sync.relink``).
+    ``changed_paths``: the project paths (relative, ``/``-separated) that the caller knows are all
+    that changed since this process's last sync of the store (a watcher's events). When each is a
+    source file that sync found and is still a regular file, and none is a control file, the sync
+    takes that sync's discovery, units, control files and other files' stamps instead of walking
+    the tree again; anything else (a new or deleted file, a manifest, a configuration) syncs as
+    without them.
     """
     clock = time.perf_counter()
     started = time.time()
@@ -161,7 +187,20 @@ def reconcile(
     options = options.validated()
     specs = _specs(options, config)
     connection = store.connection
-    found = discover(base, specs, config)
+    folder = os.fspath(base)
+    deps = options.deps if options.deps is not None else _stored_deps(connection)
+    wanted_deps = deps if deps is not None else AUTO_DEPS
+    seen = _SEEN.pop(store, None)  # kept again only by a sync that ends well
+    hinted = frozenset(changed_paths or ())
+    if not (
+        seen is not None
+        and hinted
+        and not full
+        and (seen.root, seen.options, seen.config, seen.deps) == (folder, options, config, wanted_deps)
+        and all(_unchanged_kind(folder, path, seen.known) for path in hinted)
+    ):
+        seen = None
+    found = seen.found if seen is not None else discover(base, specs, config)
     stored = sql.stored_files(connection)
     stamped_at = sql.metadata_int(connection, "stamped_at_ns")
     seconds["discover"] = time.perf_counter() - clock
@@ -176,14 +215,20 @@ def reconcile(
     # a plugin's artifacts come from the indexer only: with plugins, every file goes through it
     trust = not (full or stamped_at is None or options.plugins)
     trust_before = stamped_at - RACY_NS if trust and stamped_at is not None else None
-    folder = os.fspath(base)
+    seen_stamps: dict[str, tuple[int, int, bool]] = {}
     for source in found.files:
-        try:
-            st = os.stat(os.path.join(folder, source.path))
-        except OSError:
-            rest.append(source)
-            continue
-        stamps[source.path] = (st.st_size, st.st_mtime_ns)
+        last = seen.stamps.get(source.path) if seen is not None and source.path not in hinted else None
+        if last is not None:
+            size, mtime_ns, regular = last
+        else:
+            try:
+                st = os.stat(os.path.join(folder, source.path))
+            except OSError:
+                rest.append(source)
+                continue
+            size, mtime_ns, regular = st.st_size, st.st_mtime_ns, stat.S_ISREG(st.st_mode)
+        stamps[source.path] = (size, mtime_ns)
+        seen_stamps[source.path] = (size, mtime_ns, regular)
         row = stored.get(source.path)
         if (
             trust_before is not None
@@ -191,10 +236,10 @@ def reconcile(
             and row.language == source.language
             and row.status == "indexed"
             and row.hash
-            and (row.size, row.mtime_ns) == (st.st_size, st.st_mtime_ns)
-            and st.st_mtime_ns < trust_before
-            and stat.S_ISREG(st.st_mode)
-            and st.st_size <= options.max_file_bytes  # the limit may have changed since
+            and (row.size, row.mtime_ns) == (size, mtime_ns)
+            and mtime_ns < trust_before
+            and regular
+            and size <= options.max_file_bytes  # the limit may have changed since
         ):
             key = Key(row.hash, source.path, fileindex.VERSION, grammars[source.language], source.language)
             by_stamp.append((source, key, row.reason))
@@ -240,8 +285,13 @@ def reconcile(
         seconds=time.monotonic() - started_mono,
         artifacts=part.artifacts,
     )
-    deps = options.deps if options.deps is not None else _stored_deps(connection)
-    indexed = with_units(indexed, replace(options, deps=deps), store, started_mono)
+    if seen is not None:
+        units_found = seen.units
+    elif wanted_deps.empty or indexed.error is not None:
+        units_found = ()
+    else:
+        units_found = discover_units(base, wanted_deps)
+    indexed = with_units(indexed, replace(options, deps=deps), store, started_mono, units_found)
     seconds["index"] = time.perf_counter() - mark
 
     # ---- what changed -----------------------------------------------------------------------
@@ -255,7 +305,7 @@ def reconcile(
         for s in indexed.unit_statuses
     )
     before = {path: (r.language, r.status, r.hash, r.reason) for path, r in stored.items()}
-    controls = control_files(base, (s.path for s in found.files))
+    controls = seen.controls if seen is not None else control_files(base, (s.path for s in found.files))
     stored_controls = sql.stored_controls(connection)
     changed_controls = sorted(
         {c.path for c in controls if stored_controls.get(c.path) != c.digest}
@@ -304,6 +354,18 @@ def reconcile(
         relink.keep(store, kept)
     if deps is not None and sql.metadata_text(connection, "deps") != _deps_text(deps):
         sql.set_metadata(connection, "deps", _deps_text(deps))
+    if indexed.error is None:
+        _SEEN[store] = _Seen(
+            folder,
+            options,
+            config,
+            wanted_deps,
+            found,
+            frozenset(s.path for s in found.files),
+            seen_stamps,
+            units_found,
+            controls,
+        )
     seconds["total"] = time.perf_counter() - clock
     return SyncResult(
         added=added,
@@ -319,7 +381,19 @@ def reconcile(
         seconds=seconds,
         link=how,
         relinked_units=units,
+        discovered=seen is None,
     )
+
+
+def _unchanged_kind(folder: str, path: str, known: frozenset[str]) -> bool:
+    """Whether a changed ``path`` leaves the project's file list as it was: a source file the last
+    sync found, still a regular file (not gone, not a link), and no control file."""
+    if path not in known or is_control_name(path):
+        return False
+    try:
+        return stat.S_ISREG(os.lstat(os.path.join(folder, path)).st_mode)
+    except OSError:
+        return False
 
 
 def _stored_deps(connection: Any) -> DepsConfig | None:

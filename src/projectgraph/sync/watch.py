@@ -261,16 +261,23 @@ class Watcher:
         rels = [r for r in (self._filter.relative(p) for p in relevant) if r is not None]
         if any(is_control_name(r) for r in rels):
             self._filter = PathFilter(self.root, self.options)  # the configuration may have changed
-        self._sync(store, "change", len(relevant), full=False)
+        # the paths changed are all that changed: the sync may skip walking the tree (when each is
+        # a file it knows); a path outside the root as resolved gives no such promise
+        known = tuple(rels) if len(rels) == len(relevant) else None
+        self._sync(store, "change", len(relevant), full=False, changed=known)
 
-    def _sync(self, store: Any, reason: str, paths: int, full: bool) -> None:
+    def _sync(
+        self, store: Any, reason: str, paths: int, full: bool, changed: tuple[str, ...] | None = None
+    ) -> None:
         self._set_state(state="recovering" if full else "syncing")
         result: SyncResult | None = None
         error = ""
         for _attempt in range(BUSY_RETRIES):
             try:
                 with WriterLock(self.folder):
-                    result = reconcile(self.root, store, self.options, full=full, incremental=True)
+                    result = reconcile(
+                        self.root, store, self.options, full=full, incremental=True, changed_paths=changed
+                    )
             except WriterBusyError as busy:  # another writer (an index, a sync): wait for it a while
                 error = str(busy)
                 if self.stop_event.wait(BUSY_WAIT):
