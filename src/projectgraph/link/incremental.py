@@ -590,28 +590,7 @@ class TracedPythonLinker(py.PythonLinker):
         names = py._module_names(index.path, roots)
         if not names:
             return None
-        is_package = index.path.endswith(("/__init__.py", "/__init__.pyi")) or index.path in (
-            "__init__.py",
-            "__init__.pyi",
-        )
-        pyfile = py._File(index, names[0], is_package)
-        for d in index.definitions:
-            info = DefInfo(keys_module.first_party(index.path, d.qualname), index.path, d, py._LANGUAGE)
-            pyfile.defs.setdefault(d.qualname, info)
-        bodies = pyfile.class_lines = py._class_bodies(pyfile)
-        pyfile.class_scopes = frozenset(scope for scope, _line in bodies)
-        for a in index.assignments:
-            owner = py._class_body_of(bodies, a)
-            if owner is not None:
-                pyfile.class_attrs.setdefault((owner, a.target), []).append(a)
-            else:
-                pyfile.assigns.setdefault((a.scope, a.target), []).append(a)
-        for imp in index.imports:
-            if imp.star:
-                pyfile.stars.setdefault(imp.scope, []).append(imp)
-            elif imp.bound is not None:
-                pyfile.imports.setdefault((imp.scope, imp.bound), []).append(imp)
-        return pyfile
+        return py._new_file(index, names[0])
 
 
 def surface(pyfile: py._File) -> dict[Key, Any]:

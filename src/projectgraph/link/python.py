@@ -125,33 +125,14 @@ class PythonLinker:
             names = _module_names(index.path, roots)
             if not names:
                 continue
-            is_package = index.path.endswith(("/__init__.py", "/__init__.pyi")) or index.path in (
-                "__init__.py",
-                "__init__.pyi",
-            )
-            pyfile = _File(index, names[0], is_package)
+            pyfile = _new_file(index, names[0])
             self.files[index.path] = pyfile
             for name in names:
                 existing = self.modules.get(name)
                 if existing is None or (existing.endswith(".pyi") and not index.path.endswith(".pyi")):
                     self.modules[name] = index.path
-            for d in index.definitions:
-                info = DefInfo(keys.first_party(index.path, d.qualname), index.path, d, _LANGUAGE)
-                pyfile.defs.setdefault(d.qualname, info)
+            for info in pyfile.defs.values():
                 self.defs.setdefault(info.key, info)
-            bodies = pyfile.class_lines = _class_bodies(pyfile)
-            pyfile.class_scopes = frozenset(scope for scope, _line in bodies)
-            for a in index.assignments:
-                owner = _class_body_of(bodies, a)
-                if owner is not None:
-                    pyfile.class_attrs.setdefault((owner, a.target), []).append(a)
-                else:
-                    pyfile.assigns.setdefault((a.scope, a.target), []).append(a)
-            for imp in index.imports:
-                if imp.star:
-                    pyfile.stars.setdefault(imp.scope, []).append(imp)
-                elif imp.bound is not None:
-                    pyfile.imports.setdefault((imp.scope, imp.bound), []).append(imp)
         # packages that have no __init__ (namespace packages) are still modules
         for name in list(self.modules):
             parts = name.split(".")
@@ -1829,6 +1810,33 @@ def _class_attr_names(pyfile: _File) -> dict[str, list[str]]:
             names.setdefault(owner, []).append(target)
         pyfile.class_attr_names = names
     return pyfile.class_attr_names
+
+
+def _new_file(index: FileIndex, module: str) -> _File:
+    """The tables of one module that the linker reads: its definitions (the first of a qualified
+    name), class bodies, assignments (in a class body or a scope), star and bound imports."""
+    is_package = index.path.endswith(("/__init__.py", "/__init__.pyi")) or index.path in (
+        "__init__.py",
+        "__init__.pyi",
+    )
+    pyfile = _File(index, module, is_package)
+    for d in index.definitions:
+        info = DefInfo(keys.first_party(index.path, d.qualname), index.path, d, _LANGUAGE)
+        pyfile.defs.setdefault(d.qualname, info)
+    bodies = pyfile.class_lines = _class_bodies(pyfile)
+    pyfile.class_scopes = frozenset(scope for scope, _line in bodies)
+    for a in index.assignments:
+        owner = _class_body_of(bodies, a)
+        if owner is not None:
+            pyfile.class_attrs.setdefault((owner, a.target), []).append(a)
+        else:
+            pyfile.assigns.setdefault((a.scope, a.target), []).append(a)
+    for imp in index.imports:
+        if imp.star:
+            pyfile.stars.setdefault(imp.scope, []).append(imp)
+        elif imp.bound is not None:
+            pyfile.imports.setdefault((imp.scope, imp.bound), []).append(imp)
+    return pyfile
 
 
 def _class_bodies(pyfile: _File) -> dict[tuple[str, int], str]:
