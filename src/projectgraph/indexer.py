@@ -363,6 +363,18 @@ def run_index(
     base = Path(root)
     options = (options or IndexOptions()).validated()
     config = options.config if options.config is not None else load_config(base)
+    specs = run_languages(options, config)
+    try:
+        found = discover(base, specs, config)
+    except KeyboardInterrupt:  # Ctrl-C before any file was known: an empty, cancelled result
+        seconds = time.monotonic() - started
+        return IndexResult(str(base), (), (), (), error="cancelled (interrupted)", seconds=seconds)
+    result = index_files(base, found, specs, options, store, progress, started)
+    return with_units(result, options, store, started)
+
+
+def run_languages(options: IndexOptions, config: ProjectConfig) -> list[LanguageSpec]:
+    """The languages of a run: the options', limited by the project configuration."""
     known = all_languages()
     names = options.languages
     if config.languages:
@@ -376,14 +388,7 @@ def run_index(
                 f"{config.source}: no language left to index: the run asks for {asked}, "
                 f"the configuration limits it to {allowed}"
             )
-    specs = [known[name] for name in names]
-    try:
-        found = discover(base, specs, config)
-    except KeyboardInterrupt:  # Ctrl-C before any file was known: an empty, cancelled result
-        seconds = time.monotonic() - started
-        return IndexResult(str(base), (), (), (), error="cancelled (interrupted)", seconds=seconds)
-    result = index_files(base, found, specs, options, store, progress, started)
-    return with_units(result, options, store, started)
+    return [known[name] for name in names]
 
 
 def with_units(

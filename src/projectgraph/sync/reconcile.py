@@ -35,7 +35,7 @@ from typing import Any
 
 from projectgraph import fileindex
 from projectgraph import graph as graph_module
-from projectgraph.config import ConfigError, ProjectConfig, load_config
+from projectgraph.config import ProjectConfig, load_config
 from projectgraph.discover import Discovery, SourceFile, discover
 from projectgraph.fileindex import FileIndex, Key
 from projectgraph.graph import Graph
@@ -46,9 +46,10 @@ from projectgraph.indexer import (
     Progress,
     _limit,
     index_files,
+    run_languages,
     with_units,
 )
-from projectgraph.languages import LanguageSpec, all_languages
+from projectgraph.languages import LanguageSpec
 from projectgraph.languages.base import grammar_version
 from projectgraph.link import _file_entries
 from projectgraph.link.units import unit_table
@@ -127,24 +128,6 @@ class SyncResult:
         }
 
 
-def _specs(options: IndexOptions, config: ProjectConfig) -> list[LanguageSpec]:
-    """The languages of the run: the options', limited by the project configuration (as ``run_index``)."""
-    known = all_languages()
-    names = options.languages
-    if config.languages:
-        unknown = [n for n in config.languages if n not in known]
-        if unknown:
-            raise ConfigError(f"{config.source}: unknown language(s) {', '.join(unknown)}")
-        names = tuple(n for n in names if n in config.languages)
-        if not names:
-            asked, allowed = ", ".join(options.languages), ", ".join(config.languages)
-            raise ConfigError(
-                f"{config.source}: no language left to index: the run asks for {asked}, "
-                f"the configuration limits it to {allowed}"
-            )
-    return [known[name] for name in names]
-
-
 def _grammar(spec: LanguageSpec) -> str:
     version = _GRAMMARS.get(spec.grammar)
     if version is None:
@@ -185,7 +168,7 @@ def reconcile(
     if options.config is None:
         options = replace(options, config=config)
     options = options.validated()
-    specs = _specs(options, config)
+    specs = run_languages(options, config)
     connection = store.connection
     folder = os.fspath(base)
     deps = options.deps if options.deps is not None else _stored_deps(connection)
