@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from json.encoder import encode_basestring as _encode_string
 from typing import Any, NamedTuple
@@ -271,6 +271,32 @@ class Graph:
         """The graph's one JSON text (byte-identical for one input)."""
         with paused_gc():
             return json_text(self.to_json()) + "\n"
+
+
+UNPLACED_FILE = "unplaced-file"  # the Dynamic kind of a project file no linker placed in the graph
+_LINKED_STATUSES = ("indexed", "cached")
+
+
+def placing_every_file(graph: Graph) -> Graph:
+    """The graph with every indexed project file in it: a file that indexed but that no linker
+    placed (no module node: a linker could not name it) gets its module node and a dynamic flag
+    that concerns every target, since what it calls is not in the graph. This is a safety net: a
+    file leaving the graph silently would make reach answer not-found where it does not know."""
+    keys = graph.node_by_key
+    lost = [
+        entry
+        for entry in graph.files
+        if entry.status in _LINKED_STATUSES and not entry.unit and entry.path not in keys
+    ]
+    if not lost:
+        return graph
+    added = [
+        Node(key=e.path, kind="module", path=e.path, line=1, language=e.language, name=e.path) for e in lost
+    ]
+    flags = [Dynamic(e.path, Site(e.path, 1, 0), UNPLACED_FILE) for e in lost]
+    nodes = tuple(sorted((*graph.nodes, *added), key=lambda n: n.key))
+    stats = {**graph.stats, "nodes": len(nodes), "unplaced_files": [e.path for e in lost]}
+    return replace(graph, nodes=nodes, dynamic=tuple(sorted((*graph.dynamic, *flags))), stats=stats)
 
 
 def _grouped(edges: Iterable[Edge], by_callee: bool) -> dict[str, list[Edge]]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from projectgraph import keys
-from projectgraph.graph import CONFIDENCE, Dynamic, Edge, Graph, Node, Site, Unresolved
+from projectgraph.graph import CONFIDENCE, UNPLACED_FILE, Dynamic, Edge, Graph, Node, Site, Unresolved
 from projectgraph.keys import KeyError_
 from projectgraph.units import standard
 
@@ -378,6 +378,9 @@ def every_search(graph: Graph) -> list[_Pending]:
     found: list[_Pending] = []
     for truncation in graph.truncations:
         found.append(("budget", f"link limit: {truncation.detail}", None, "", ""))
+    for flag in graph.dynamic:
+        if flag.kind == UNPLACED_FILE:  # a file no linker placed: what it calls is not in the graph
+            found.append(("budget", f"file not linked: {flag.site.path}", flag.site, "", flag.caller))
     for entry in graph.files:
         if entry.status in ("failed", "missing", "truncated") and not entry.unit:
             found.append(

@@ -17,7 +17,7 @@ from typing import Any
 
 from projectgraph import fileindex
 from projectgraph.fileindex import FileIndex
-from projectgraph.graph import VERSION, FileEntry, Graph, Node
+from projectgraph.graph import VERSION, FileEntry, Graph, Node, placing_every_file
 from projectgraph.link import entries as entries_mod
 from projectgraph.link.core import GraphBuilder, LinkContext, Linker, module_node
 from projectgraph.manifests import EntryPoint, Manifests, read_manifests
@@ -102,7 +102,7 @@ def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> G
         "incomplete_files": sum(1 for e in entries if e.status in _INCOMPLETE),
         "manifest_problems": list(manifests.problems),
     }
-    return Graph(
+    graph = Graph(
         nodes=tuple(nodes),
         edges=tuple(edges),
         roots=root_set.roots,
@@ -112,6 +112,7 @@ def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> G
         files=entries,
         stats=stats,
     )
+    return placing_every_file(graph)
 
 
 @cache

@@ -38,7 +38,18 @@ from typing import Any
 from projectgraph import keys as keys_module
 from projectgraph.fileindex import FileIndex
 from projectgraph.gcpause import paused_gc
-from projectgraph.graph import VERSION, Dynamic, Edge, FileEntry, Graph, Node, Root, Unresolved, strongest
+from projectgraph.graph import (
+    VERSION,
+    Dynamic,
+    Edge,
+    FileEntry,
+    Graph,
+    Node,
+    Root,
+    Unresolved,
+    placing_every_file,
+    strongest,
+)
 from projectgraph.link import (
     _INCOMPLETE,
     DEFAULT_MAX_EDGES,
@@ -952,15 +963,17 @@ class LinkState:
             "incomplete_files": sum(1 for e in entries if e.status in _INCOMPLETE),
             "manifest_problems": list(self.manifests.problems),
         }
-        return Graph(
-            nodes=tuple(self.nodes_sorted),
-            edges=tuple(edges),
-            roots=root_set.roots,
-            unresolved=tuple(self.unresolved_sorted),
-            dynamic=tuple(self.dynamic_sorted),
-            truncations=(),
-            files=entries,
-            stats=stats,
+        return placing_every_file(
+            Graph(
+                nodes=tuple(self.nodes_sorted),
+                edges=tuple(edges),
+                roots=root_set.roots,
+                unresolved=tuple(self.unresolved_sorted),
+                dynamic=tuple(self.dynamic_sorted),
+                truncations=(),
+                files=entries,
+                stats=stats,
+            )
         )
 
     def _resolve_entry(self, entry: EntryPoint) -> str | None:

@@ -1888,6 +1888,11 @@ def _module_names(path: str, roots: list[str]) -> list[str]:
         name = ".".join(parts)
         if name not in names:
             names.append(name)
+    if not names:
+        # a script (run-server.py, 2fa.py, my-tools/x.py, a name with a space): no import can name
+        # it, yet `python run-server.py` runs it, so it keeps its nodes, edges and roots under a
+        # name no import statement can spell (the brackets), which never collides with a module's
+        names.append(f"<{stem}>")
     return names
 
 
