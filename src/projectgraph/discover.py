@@ -68,6 +68,71 @@ class Discovery:
     files: tuple[SourceFile, ...]
     excluded: tuple[Excluded, ...]
     git: bool
+    # the listed files no language claims, counted by extension ("" for none), sorted: what was not
+    # read, so a user sees it (the index report's "no language" counts)
+    unclaimed: tuple[tuple[str, int], ...] = ()
+
+
+SCRIPT = "script"  # the flag of a file whose language its shebang line names (no extension of its own)
+_SHEBANG_BYTES = 512  # a shebang line longer than this is not one
+
+
+def interpreter_map(languages: Iterable[LanguageSpec]) -> dict[str, str]:
+    """Interpreter name -> language, from what each language declares."""
+    return {name: spec.name for spec in languages for name in spec.interpreters}
+
+
+def shebang_interpreter(head: bytes) -> str | None:
+    """The interpreter a file's first line names (``#!/usr/bin/env -S node --flag``: ``node``;
+    ``#!/usr/bin/python3.11``: ``python3.11``), or None when the line is not a shebang."""
+    if not head.startswith(b"#!"):
+        return None
+    line = head[2:].split(b"\n", 1)[0].rstrip(b"\r")
+    try:
+        words = line.decode("utf-8").split()
+    except UnicodeDecodeError:
+        return None
+    if not words:
+        return None
+    program = words[0].rsplit("/", 1)[-1]
+    if program == "env":  # env [-S] [-i] [NAME=value ...] interpreter [args]
+        rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        if not rest:
+            return None
+        program = rest[0].rsplit("/", 1)[-1]
+    return program
+
+
+def script_language(interpreter: str, interpreters: Mapping[str, str]) -> str | None:
+    """The language of an interpreter name, its version suffix dropped (``python3.11``, ``php8``)."""
+    if interpreter in interpreters:
+        return interpreters[interpreter]
+    bare = re.sub(r"[0-9][0-9.]*$", "", interpreter)
+    return interpreters.get(bare) if bare else None
+
+
+def _extension(rel: str) -> str:
+    name = rel.rsplit("/", 1)[-1]
+    stem, dot, ext = name.lstrip(".").rpartition(".")
+    return f".{ext}" if dot and stem else ""
+
+
+def _head(path: Path) -> bytes | None:
+    """The first bytes of a regular file, read without following a link and without blocking on a
+    pipe; None when it cannot be read."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, _SHEBANG_BYTES)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def extension_map(
@@ -285,6 +350,8 @@ def discover(
         for marker in (VENV_MARKER, CRATE_MARKER, GO_VENDOR_MARKER[7:])
         if rel.endswith("/" + marker) and (marker != GO_VENDOR_MARKER[7:] or _is_go_vendor(rel))
     )
+    interpreters = interpreter_map(specs)
+    unclaimed: dict[str, int] = {}
     files: list[SourceFile] = []
     for rel in listed:
         parts = rel.split("/")
@@ -293,8 +360,16 @@ def discover(
         if environments and rel.startswith(environments):
             continue
         language = language_of(rel, mapping)
+        script = False
         if language is None:
-            continue
+            by_shebang, why = _script(base, rel, interpreters)
+            if by_shebang is None:
+                ext = _extension(rel)
+                unclaimed[ext] = unclaimed.get(ext, 0) + 1
+                if why:
+                    excluded.append(Excluded(_printable(rel), why))
+                continue
+            language, script = by_shebang, True
         try:
             rel.encode("utf-8")
         except UnicodeEncodeError:
@@ -306,15 +381,41 @@ def discover(
         if rel.endswith(GENERATED_DART):
             excluded.append(Excluded(rel, "generated Dart"))
             continue
-        why = _outside_root(base, rel)
-        if why is not None:
-            excluded.append(Excluded(rel, why))
+        outside = _outside_root(base, rel)
+        if outside is not None:
+            excluded.append(Excluded(rel, outside))
             continue
-        flags = ("minified",) if rel.endswith(MINIFIED_NAMES) else ()
+        flags = ("minified",) if rel.endswith(MINIFIED_NAMES) else (SCRIPT,) if script else ()
         files.append(SourceFile(rel, language, flags))
     return Discovery(
         root=str(base),
         files=tuple(sorted(files)),
         excluded=tuple(sorted(set(excluded))),
         git=git,
+        unclaimed=tuple(sorted(unclaimed.items())),
     )
+
+
+def _script(root: Path, rel: str, interpreters: Mapping[str, str]) -> tuple[str | None, str]:
+    """The language of a file no extension claims, from its shebang line: (language, "") for a
+    script, (None, why) for a file to list as excluded, (None, "") for one only counted. Only a file
+    with no extension or with the executable bit is read, so a tree of data files costs a stat each."""
+    if _outside_root(root, rel) is not None:
+        return None, ""
+    full = root / rel
+    if _extension(rel):
+        try:
+            if not full.stat().st_mode & 0o111:
+                return None, ""
+        except OSError:
+            return None, ""
+    head = _head(full)
+    if not head:
+        return None, ""
+    interpreter = shebang_interpreter(head)
+    if interpreter is None:
+        return (None, "binary (no language)") if b"\0" in head else (None, "")
+    language = script_language(interpreter, interpreters)
+    if language is None:
+        return None, f"script for {interpreter} (no language parses it)"
+    return language, ""

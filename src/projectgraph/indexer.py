@@ -27,6 +27,7 @@ from projectgraph import fileindex
 from projectgraph.config import ConfigError, ProjectConfig, load_config
 from projectgraph.discover import (
     MINIFIED_NAMES,
+    SCRIPT,
     Discovery,
     Excluded,
     SourceFile,
@@ -128,6 +129,7 @@ class IndexResult:
     statuses: tuple[FileStatus, ...]
     excluded: tuple[Excluded, ...]
     error: str | None = None
+    unclaimed: tuple[tuple[str, int], ...] = ()  # files of no language by extension (Discovery's)
     seconds: float = 0.0
     artifacts: dict[str, dict[str, Any]] = field(default_factory=dict)
     units: tuple[UnitIndex, ...] = ()  # the units of dependency code, by name
@@ -170,6 +172,7 @@ class IndexResult:
             "statuses": self.status_counts(),
             "languages": {k: dict(sorted(v.items())) for k, v in sorted(by_language.items())},
             "excluded": len(self.excluded),
+            "no_language": dict(self.unclaimed),  # files no language claims, by extension ("": none)
             "definitions": sum(len(i.definitions) for i in self.indexes),
             "calls": sum(len(i.calls) for i in self.indexes),
             "imports": sum(len(i.imports) for i in self.indexes),
@@ -196,6 +199,8 @@ class IndexResult:
 
 def _content_flags(path: str, language: str, data: bytes) -> tuple[str, ...]:
     flags: list[str] = []
+    if data.startswith(b"#!") and not path.endswith(all_languages()[language].extensions):
+        flags.append(SCRIPT)  # as discovery found it: its shebang names its language
     if language == "go" and _GO_GENERATED.search(data[:65536]):
         flags.append("generated")
     if path.endswith(MINIFIED_NAMES):  # as discovery flags it, whatever language reads it
@@ -696,6 +701,7 @@ def _index_files(
         indexes=tuple(indexes[p] for p in sorted(indexes)),
         statuses=ordered,
         excluded=found.excluded,
+        unclaimed=found.unclaimed,
         error=error,
         seconds=time.monotonic() - started,
         artifacts={name: dict(sorted(v.items())) for name, v in sorted(artifacts.items())},

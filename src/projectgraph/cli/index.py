@@ -67,12 +67,22 @@ def _graph_summary(graph: Graph) -> dict[str, object]:
     return summary
 
 
+def unclaimed_text(unclaimed: tuple[tuple[str, int], ...]) -> str:
+    """``12 files (.md 8, no extension 3, .png 1)``: the most common extension first."""
+    total = sum(n for _, n in unclaimed)
+    ordered = sorted(unclaimed, key=lambda item: (-item[1], item[0]))
+    parts = ", ".join(f"{ext or 'no extension'} {n}" for ext, n in ordered)
+    return f"{total} file{'s' if total != 1 else ''} ({parts})"
+
+
 def _print(result: IndexResult, graph: Graph) -> None:
     summary = result.summary()
     statuses = ", ".join(f"{n} {s}" for s, n in summary["statuses"].items()) or "no files"
     click.echo(f"{summary['files']} files ({statuses}) in {summary['seconds']:.2f} s")
     for language, counts in summary["languages"].items():
         click.echo(f"  {language}: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
+    if result.unclaimed:
+        click.echo(f"  not read (no language): {unclaimed_text(result.unclaimed)}")
     click.echo(
         f"{summary['definitions']} definitions, {summary['calls']} calls, {summary['imports']} imports"
     )

@@ -31,6 +31,9 @@ class LanguageSpec:
     tier: str = "deep"  # deep | generic
     edge_kinds: tuple[str, ...] = ()
     extracts: tuple[str, ...] = ()
+    # the interpreters a shebang line names for a script of this language with no extension of its
+    # own (``#!/usr/bin/env python3``: a version suffix is dropped before the lookup)
+    interpreters: tuple[str, ...] = ()
 
     def extract_function(self) -> Extract:
         module, _, function = self.extractor.partition(":")

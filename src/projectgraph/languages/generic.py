@@ -118,6 +118,7 @@ class GenericLanguage:
     # False where a class body runs when its file loads (Ruby): they belong to the enclosing scope
     type_bodies_run_on_construction: bool = False
     query_file: str = "queries.scm"
+    interpreters: tuple[str, ...] = ()  # what a shebang line names for a script of the language
 
     @property
     def link_family(self) -> str:
@@ -142,6 +143,7 @@ class GenericLanguage:
             tier="generic",
             edge_kinds=self._edge_kinds(),
             extracts=self._extracts(),
+            interpreters=self.interpreters,
         )
 
     def _extracts(self) -> tuple[str, ...]:

@@ -1873,7 +1873,7 @@ def _function_scope(pyfile: _File, scope: str) -> str:
 def _module_names(path: str, roots: list[str]) -> list[str]:
     """Every dotted name a file has, the most specific import root first."""
     if not path.endswith((".py", ".pyi")):
-        return []
+        return [f"<{path}>"]  # a script its shebang names Python (bin/tool): no import names it
     stem = path.rsplit(".", 1)[0]
     names: list[str] = []
     for root in [*roots, ""]:

@@ -280,6 +280,9 @@ def _match_file(
     path = index.path
     if match.get("main_guard") and index.main_guard:
         found.add(Root(path, rule.kind, rule.id))
+    flags = match.get("flags")
+    if flags and any(flag in index.flags for flag in flags):
+        found.add(Root(path, rule.kind, rule.id))
     names = match.get("main_function")
     if names:
         for d in index.definitions:

@@ -264,6 +264,7 @@ def reconcile(
         indexes=tuple(indexes[p] for p in sorted(indexes)),
         statuses=tuple(statuses[s.path] for s in found.files),
         excluded=found.excluded,
+        unclaimed=found.unclaimed,
         error=part.error,
         seconds=time.monotonic() - started_mono,
         artifacts=part.artifacts,

@@ -15,6 +15,7 @@ LANGUAGES = (
         tier="deep",
         edge_kinds=_EDGE_KINDS,
         extracts=_EXTRACTS,
+        interpreters=("node", "nodejs", "deno", "bun"),
     ),
     # .d.ts / .d.mts / .d.cts end in a TypeScript extension: indexed as typescript, flagged "declarations"
     LanguageSpec(

@@ -10,6 +10,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".lua",),
     grammar="lua",
+    interpreters=("lua", "luajit"),
     separators=(".", ":"),
     self_names=("self",),
     imports={

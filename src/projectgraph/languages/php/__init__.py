@@ -11,6 +11,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".php",),
     grammar="php",
+    interpreters=("php",),
     type_bodies_run_on_construction=True,
     separators=("\\", "::"),
     self_names=("$this", "self", "static"),

@@ -21,5 +21,6 @@ LANGUAGES = (
             "reference",
         ),
         extracts=("imports", "definitions", "classes", "calls", "references", "assignments", "dynamic"),
+        interpreters=("python", "pypy"),
     ),
 )

@@ -11,6 +11,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".R", ".r"),
     grammar="r",
+    interpreters=("Rscript",),
     separators=(),
     self_names=(".self",),
     imports={"source": (("./{module}",), ("{module}",))},

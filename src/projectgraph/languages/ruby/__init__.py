@@ -10,6 +10,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".rb", ".rake"),
     grammar="ruby",
+    interpreters=("ruby",),
     separators=("::", "."),
     self_names=("self",),
     constructor_names=("initialize",),
