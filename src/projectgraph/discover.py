@@ -324,6 +324,21 @@ def _outside_root(root: Path, rel: str) -> str | None:
     return None
 
 
+def project_files(root: str | os.PathLike[str]) -> list[str]:
+    """Every file the project lists under ``root``, before languages and rules (git's list in a work
+    tree, the walk with .gitignore elsewhere), without the index folder, VCS folders and
+    node_modules; sorted. The doc graph's census is made of it."""
+    base = Path(root)
+    listed = _git_files(base, [])
+    if listed is None:
+        listed = _walk(base, [])
+    return [
+        rel
+        for rel in listed
+        if not any(part in ALWAYS_SKIPPED_DIRS or part == NODE_MODULES for part in rel.split("/")[:-1])
+    ]
+
+
 def discover(
     root: str | os.PathLike[str],
     languages: Iterable[LanguageSpec],

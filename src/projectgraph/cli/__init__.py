@@ -12,6 +12,7 @@ import click
 from projectgraph.cli import callers as callers_module
 from projectgraph.cli import (
     cycles,
+    docs,
     graph,
     hierarchy,
     impact,
@@ -47,3 +48,4 @@ main.add_command(callers_module.callees)
 main.add_command(serve.command)
 main.add_command(sync.command)
 main.add_command(watch.command)
+main.add_command(docs.command)
