@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from projectgraph.fileindex import CODEC, FileIndex, Key
 from projectgraph.graph import Dynamic, Edge, FileEntry, Graph, Node, Root, Site, Truncation, Unresolved
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
@@ -179,6 +179,36 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                written_at REAL NOT NULL,
                PRIMARY KEY (unit, fileindex, graph, reach, summary)
            ) WITHOUT ROWID""",
+    ),
+    (
+        # 5 -> 6: external providers' runs (projectgraph.providers). A run row is written when a
+        # build starts and finished as ok, empty_build or failed; only an ok run has rows of its own.
+        """CREATE TABLE provider_runs (
+               id INTEGER PRIMARY KEY,
+               provider TEXT NOT NULL,
+               started REAL NOT NULL,
+               finished REAL NOT NULL DEFAULT 0,
+               root TEXT NOT NULL,
+               status TEXT NOT NULL,
+               files_seen INTEGER,
+               files_parsed INTEGER,
+               limitations TEXT NOT NULL DEFAULT '[]',
+               stats TEXT NOT NULL DEFAULT '{}'
+           )""",
+        "CREATE INDEX provider_runs_provider ON provider_runs(provider, id)",
+        """CREATE TABLE provider_nodes (
+               run INTEGER NOT NULL REFERENCES provider_runs(id) ON DELETE CASCADE,
+               kind TEXT NOT NULL, name TEXT NOT NULL, qualified_name TEXT NOT NULL,
+               path TEXT NOT NULL, line_start INTEGER, line_end INTEGER,
+               content_hash TEXT NOT NULL, language TEXT NOT NULL, provider_ref TEXT NOT NULL
+           )""",
+        "CREATE INDEX provider_nodes_run ON provider_nodes(run)",
+        """CREATE TABLE provider_edges (
+               run INTEGER NOT NULL REFERENCES provider_runs(id) ON DELETE CASCADE,
+               kind TEXT NOT NULL, source_qn TEXT NOT NULL, target_qn TEXT NOT NULL,
+               confidence REAL NOT NULL
+           )""",
+        "CREATE INDEX provider_edges_run ON provider_edges(run)",
     ),
 )
 
@@ -1107,3 +1137,85 @@ def read_summary(connection: sqlite3.Connection, unit: str, versions: dict[str, 
         (unit, *(versions[name] for name in _SUMMARY_VERSIONS)),
     ).fetchone()
     return bytes(row[0]) if row is not None else None
+
+
+# ---- external providers' runs (projectgraph.providers) ------------------------------------------
+
+
+def start_provider_run(connection: sqlite3.Connection, provider: str, root: str, started: float) -> int:
+    """The run row a build writes when it starts; ``finish_provider_run`` closes it."""
+    cursor = connection.execute(
+        "INSERT INTO provider_runs(provider, started, root, status) VALUES(?, ?, ?, 'running')",
+        (provider, started, root),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def finish_provider_run(
+    connection: sqlite3.Connection,
+    run: int,
+    status: str,
+    limitations: Sequence[dict[str, str]],
+    stats: dict[str, Any],
+    files: tuple[int | None, int | None] = (None, None),
+    rows: tuple[Sequence[tuple[Any, ...]], Sequence[tuple[Any, ...]]] = ((), ()),
+) -> None:
+    """Close a run and write its node and edge rows, all in one transaction."""
+    nodes, edges = rows
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        connection.execute(
+            "UPDATE provider_runs SET finished = ?, status = ?, files_seen = ?, files_parsed = ?, "
+            "limitations = ?, stats = ? WHERE id = ?",
+            (
+                time.time(),
+                status,
+                files[0],
+                files[1],
+                json.dumps(list(limitations), sort_keys=True),
+                json.dumps(stats, sort_keys=True),
+                run,
+            ),
+        )
+        connection.executemany(
+            "INSERT INTO provider_nodes VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [(run, *n) for n in nodes]
+        )
+        connection.executemany("INSERT INTO provider_edges VALUES(?, ?, ?, ?, ?)", [(run, *e) for e in edges])
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+
+
+def provider_runs(connection: sqlite3.Connection, provider: str | None = None) -> list[dict[str, Any]]:
+    """Every run row (of one provider), oldest first."""
+    where, args = ("WHERE provider = ?", (provider,)) if provider else ("", ())
+    rows = connection.execute(
+        "SELECT id, provider, started, finished, root, status, files_seen, files_parsed, limitations, "
+        f"stats FROM provider_runs {where} ORDER BY id",
+        args,
+    ).fetchall()
+    names = ("id", "provider", "started", "finished", "root", "status", "files_seen", "files_parsed")
+    return [
+        dict(zip(names, row[:8], strict=True))
+        | {"limitations": json.loads(row[8]), "stats": json.loads(row[9])}
+        for row in rows
+    ]
+
+
+def provider_rows(
+    connection: sqlite3.Connection, run: int
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """A run's node rows (kind, name, qualified_name, path, line_start, line_end, content_hash,
+    language, provider_ref) and edge rows (kind, source_qn, target_qn, confidence), in row order."""
+    nodes = connection.execute(
+        "SELECT kind, name, qualified_name, path, line_start, line_end, content_hash, language, "
+        "provider_ref FROM provider_nodes WHERE run = ? ORDER BY rowid",
+        (run,),
+    ).fetchall()
+    edges = connection.execute(
+        "SELECT kind, source_qn, target_qn, confidence FROM provider_edges WHERE run = ? ORDER BY rowid",
+        (run,),
+    ).fetchall()
+    return nodes, edges
