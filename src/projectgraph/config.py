@@ -63,7 +63,7 @@ def load_config(root: Path) -> ProjectConfig:
         raise ConfigError(f"{where} must be a table")
     if not table:
         return ProjectConfig()
-    known = {"extensions", "ignore", "languages", "sys_path", "test_paths", "sources"}
+    known = {"extensions", "ignore", "languages", "sys_path", "test_paths", "sources", "providers"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")

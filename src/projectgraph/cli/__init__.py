@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import click
 
+from projectgraph.cli import build as build_module
 from projectgraph.cli import callers as callers_module
+from projectgraph.cli import compare as compare_module
 from projectgraph.cli import (
     cycles,
     docs,
@@ -27,6 +29,7 @@ from projectgraph.cli import (
     sync,
     watch,
 )
+from projectgraph.cli import providers as providers_module
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
@@ -49,3 +52,5 @@ main.add_command(serve.command)
 main.add_command(sync.command)
 main.add_command(watch.command)
 main.add_command(docs.command)
+for _shell in (build_module, providers_module, compare_module):  # external providers (issue 17)
+    main.add_command(_shell.command)
