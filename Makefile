@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean crg-env
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,3 +34,9 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .projectgraph build *.egg-info
+
+# code-review-graph for the crg provider, in an environment of its own (it needs mcp<2, projectgraph
+# mcp>=2.3); the provider finds it with PROJECTGRAPH_CRG_PYTHON=.venv-crg/bin/python
+crg-env:
+	$(PYTHON) -m venv .venv-crg
+	.venv-crg/bin/pip install -q code-review-graph==2.3.9
