@@ -9,7 +9,12 @@ Two engines name one definition differently (``app/x.py::Parser.parse``, ``app/x
 - anything else (a bare ``print``, ``os.getcwd``, a module of no file of the graph) is external.
 
 An edge is canonical ``(relation, source, target)``; an ``imports`` edge is compared file to file
-(the importing file, the imported file), whatever the two engines hang it on. Only edges between two
+(the importing file, the imported file), whatever the two engines hang it on; a call of a class's
+constructor (``C.__init__``, ``C.constructor``, ``C.<init>``) is a call of the class, as engines
+differ in which one a ``C()`` names. When one engine names a definition differently (a function
+nested in a method as ``C.inner`` rather than ``C.method.inner``), the second graph's name is
+aligned to the first's when both have a definition of that short name in that file at that line
+and the first has no definition of the second's name (``aligned`` counts them). Only edges between two
 first-party names whose source file both engines parsed are compared; edges with an external end
 are counted beside the table, never guessed into it. A relation neither engine has is ``null``, not
 agreement. Nodes are compared per kind by canonical name (``all`` ignores the kind).
@@ -27,6 +32,7 @@ from projectgraph.providers.validation import EDGE_KINDS, ProviderGraph
 NODE_TABLE_KINDS = ("file", "class", "function", "method", "type", "test", "route")
 _SEPARATORS = re.compile(r"::|//|#")
 EXTERNAL = "ext:"
+_CONSTRUCTORS = ("__init__", "constructor", "<init>")
 
 
 @dataclass(frozen=True)
@@ -36,6 +42,7 @@ class CanonicalGraph:
     files: frozenset[str]
     nodes: frozenset[tuple[str, str]]  # (kind, name)
     edges: frozenset[tuple[str, str, str]]  # (relation, source, target)
+    anchors: frozenset[tuple[str, str, int, str]] = frozenset()  # (path, short name, line, name)
 
     def edges_of(self, relation: str) -> set[tuple[str, str]]:
         return {(s, t) for r, s, t in self.edges if r == relation}
@@ -51,10 +58,16 @@ def canonical(graph: ProviderGraph) -> CanonicalGraph:
     file_names = {n.qualified_name: n.path for n in graph.nodes if n.kind in ("file", "module")}
     names: dict[str, str] = dict(file_names)
     nodes: set[tuple[str, str]] = set()
+    anchors: set[tuple[str, str, int, str]] = set()
+    classes: set[str] = set()
     for node in graph.nodes:
         name = file_names.get(node.qualified_name) or _definition_name(node.qualified_name, node.path)
         names.setdefault(node.qualified_name, name)
         nodes.add((_node_kind(node.kind), name))
+        if node.kind in ("class", "type"):
+            classes.add(name)
+        if node.kind not in ("file", "module") and node.line_start:
+            anchors.add((node.path, name.rsplit("::", 1)[-1].rsplit(".", 1)[-1], node.line_start, name))
 
     def resolve(qualified: str) -> str:
         known = names.get(qualified)
@@ -72,8 +85,43 @@ def canonical(graph: ProviderGraph) -> CanonicalGraph:
         source, target = resolve(edge.source_qn), resolve(edge.target_qn)
         if edge.kind == "imports":
             source, target = _file_of(source), _file_of(target)
+        elif edge.kind == "calls":
+            owner, _dot, last = target.rpartition(".")
+            if last in _CONSTRUCTORS and owner in classes:
+                target = owner
         edges.add((edge.kind, source, target))
-    return CanonicalGraph(frozenset(files), frozenset(nodes), frozenset(edges))
+    return CanonicalGraph(frozenset(files), frozenset(nodes), frozenset(edges), frozenset(anchors))
+
+
+def align(first: CanonicalGraph, second: CanonicalGraph) -> tuple[CanonicalGraph, int]:
+    """``second`` with its names of the definitions ``first`` names otherwise, by file, name, line."""
+    first_names = {n for _k, n in first.nodes}
+    second_names = {n for _k, n in second.nodes}
+    at: dict[tuple[str, str, int], list[str]] = {}
+    for path, short, line, name in first.anchors:
+        at.setdefault((path, short, line), []).append(name)
+    renamed: dict[str, str] = {}
+    for path, short, line, name in second.anchors:
+        if name in first_names:
+            continue
+        candidates = at.get((path, short, line), [])
+        if len(candidates) == 1 and candidates[0] not in second_names:
+            renamed[name] = candidates[0]
+    if not renamed:
+        return second, 0
+
+    def rename(name: str) -> str:
+        return renamed.get(name, name)
+
+    return (
+        CanonicalGraph(
+            second.files,
+            frozenset((k, rename(n)) for k, n in second.nodes),
+            frozenset((r, rename(s), rename(t)) for r, s, t in second.edges),
+            frozenset((p, short, line, rename(n)) for p, short, line, n in second.anchors),
+        ),
+        len(renamed),
+    )
 
 
 def _definition_name(qualified: str, path: str) -> str:
@@ -116,6 +164,7 @@ def agreement(
 ) -> dict[str, Any]:
     """The agreement table of two providers' graphs (and the edges of one relation in one only)."""
     a, b = canonical(left), canonical(right)
+    b, aligned = align(a, b)
     common = a.files & b.files
     edge_rows = []
     diffs: dict[str, Any] = {}
@@ -159,6 +208,7 @@ def agreement(
     out: dict[str, Any] = {
         "providers": [left_name, right_name],
         "files": {left_name: len(a.files), right_name: len(b.files), "common": len(common)},
+        "aligned": aligned,
         "edges": edge_rows,
         "nodes": node_rows,
     }
