@@ -48,6 +48,7 @@ def test_separators_constructors_and_imports_are_canonical() -> None:
         "two": 1,
         "both": 1,
         "jaccard": 1.0,
+        "jaccard_confident": 1.0,
         "external": {"one": 1, "two": 1},  # the print calls: counted, not compared
     }
     assert row(table, "imports")["jaccard"] == 1.0
@@ -93,3 +94,17 @@ def test_a_different_line_is_not_aligned_and_an_absent_relation_is_not_agreement
     assert table["aligned"] == 0
     assert next(r for r in table["nodes"] if r["kind"] == "all")["jaccard"] == 0.333
     assert row(table, "extends")["jaccard"] is None
+
+
+def test_the_confident_column_leaves_out_low_confidence_edges() -> None:
+    nodes = [node("file", "a.py"), node("function", "a.py::f", 1), node("function", "a.py::g", 2)]
+    left = ProviderGraph(
+        tuple(nodes),
+        (ProviderEdge("calls", "a.py::f", "a.py::g", 1.0), ProviderEdge("calls", "a.py::g", "a.py::f", 0.4)),
+        (),
+        None,
+        1,
+    )
+    right = graph(nodes, [("calls", "a.py::f", "a.py::g")])
+    calls = row(agreement("one", left, "two", right), "calls")
+    assert (calls["jaccard"], calls["jaccard_confident"]) == (0.5, 1.0)

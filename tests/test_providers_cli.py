@@ -130,6 +130,7 @@ def test_compare_gives_jaccard_per_relation_over_canonical_names(tmp_path: Path)
         "mine": 2,
         "both": 2,
         "jaccard": 0.5,
+        "jaccard_confident": 0.5,
         "external": {"reference": 0, "mine": 0},
     }
     assert rows["calls"]["reference"] == 1 and rows["calls"]["mine"] == 0 and rows["calls"]["jaccard"] == 0.0

@@ -75,7 +75,8 @@ def _print(table: dict[str, Any]) -> None:
         external = row["external"]
         click.echo(
             f"{row['relation']:<11} {row[left]:>10} {row[right]:>10} {row['both']:>8} "
-            f"{_cell(row['jaccard']):>8}   {external[left]}/{external[right]}"
+            f"{_cell(row['jaccard']):>8} {_cell(row['jaccard_confident']):>9}"
+            f"   {external[left]}/{external[right]}"
         )
     click.echo(f"{'nodes':<11} {left:>10} {right:>10} {'both':>8} {'jaccard':>8}")
     for row in table["nodes"]:

@@ -16,8 +16,10 @@ nested in a method as ``C.inner`` rather than ``C.method.inner``), the second gr
 aligned to the first's when both have a definition of that short name in that file at that line
 and the first has no definition of the second's name (``aligned`` counts them). Only edges between two
 first-party names whose source file both engines parsed are compared; edges with an external end
-are counted beside the table, never guessed into it. A relation neither engine has is ``null``, not
-agreement. Nodes are compared per kind by canonical name (``all`` ignores the kind).
+are counted beside the table, never guessed into it. ``jaccard_confident`` compares only the edges
+of confidence >= 0.7 on each side (the reference's ``field``, ``name``, ``wildcard`` and
+``reference`` edges are low, ``cha`` medium), so a fan-out by name does not hide agreement. A
+relation neither engine has is ``null``, not agreement. Nodes are compared per kind by canonical name (``all`` ignores the kind).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ NODE_TABLE_KINDS = ("file", "class", "function", "method", "type", "test", "rout
 _SEPARATORS = re.compile(r"::|//|#")
 EXTERNAL = "ext:"
 _CONSTRUCTORS = ("__init__", "constructor", "<init>")
+CONFIDENT = 0.7
 
 
 @dataclass(frozen=True)
@@ -43,9 +46,11 @@ class CanonicalGraph:
     nodes: frozenset[tuple[str, str]]  # (kind, name)
     edges: frozenset[tuple[str, str, str]]  # (relation, source, target)
     anchors: frozenset[tuple[str, str, int, str]] = frozenset()  # (path, short name, line, name)
+    weak: frozenset[tuple[str, str, str]] = frozenset()  # edges whose best confidence is below CONFIDENT
 
-    def edges_of(self, relation: str) -> set[tuple[str, str]]:
-        return {(s, t) for r, s, t in self.edges if r == relation}
+    def edges_of(self, relation: str, *, confident: bool = False) -> set[tuple[str, str]]:
+        weak = self.weak if confident else frozenset()
+        return {(s, t) for r, s, t in self.edges if r == relation and (r, s, t) not in weak}
 
 
 def _node_kind(kind: str) -> str:
@@ -81,6 +86,7 @@ def canonical(graph: ProviderGraph) -> CanonicalGraph:
         return EXTERNAL + qualified
 
     edges: set[tuple[str, str, str]] = set()
+    strong: set[tuple[str, str, str]] = set()
     for edge in graph.edges:
         source, target = resolve(edge.source_qn), resolve(edge.target_qn)
         if edge.kind == "imports":
@@ -90,7 +96,11 @@ def canonical(graph: ProviderGraph) -> CanonicalGraph:
             if last in _CONSTRUCTORS and owner in classes:
                 target = owner
         edges.add((edge.kind, source, target))
-    return CanonicalGraph(frozenset(files), frozenset(nodes), frozenset(edges), frozenset(anchors))
+        if edge.confidence >= CONFIDENT:
+            strong.add((edge.kind, source, target))
+    return CanonicalGraph(
+        frozenset(files), frozenset(nodes), frozenset(edges), frozenset(anchors), frozenset(edges - strong)
+    )
 
 
 def align(first: CanonicalGraph, second: CanonicalGraph) -> tuple[CanonicalGraph, int]:
@@ -119,6 +129,7 @@ def align(first: CanonicalGraph, second: CanonicalGraph) -> tuple[CanonicalGraph
             frozenset((k, rename(n)) for k, n in second.nodes),
             frozenset((r, rename(s), rename(t)) for r, s, t in second.edges),
             frozenset((p, short, line, rename(n)) for p, short, line, n in second.anchors),
+            frozenset((r, rename(s), rename(t)) for r, s, t in second.weak),
         ),
         len(renamed),
     )
@@ -177,6 +188,10 @@ def agreement(
                 right_name: len(lb),
                 "both": len(la & lb),
                 "jaccard": jaccard(la, lb),
+                "jaccard_confident": jaccard(
+                    _compared(a.edges_of(relation, confident=True), common),
+                    _compared(b.edges_of(relation, confident=True), common),
+                ),
                 "external": {
                     left_name: _external_count(a.edges_of(relation), common),
                     right_name: _external_count(b.edges_of(relation), common),

@@ -6,7 +6,8 @@ read as protocol rows so that ``compare`` and ``conform`` treat it like any prov
 structs, traits, enums and type aliases are ``type``); a definition's qualified name is its path,
 ``::`` and its names joined by ``.``. ``contains`` edges are read off the key nesting (a module
 contains its top-level definitions, a class its methods). Dependency-unit nodes are left out and
-an edge into one names its external key; ``references`` edges are not a protocol relation.
+an edge into one names its external key; ``references`` edges are not a protocol relation. An edge's
+confidence is its kind's: high 1.0, medium 0.7, low 0.4.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from pathlib import Path
 
 from projectgraph.graph import Graph, Node
 from projectgraph.providers.validation import EDGE_KINDS, ProviderEdge, ProviderGraph, ProviderNode
+
+CONFIDENCE = {"high": 1.0, "medium": 0.7, "low": 0.4}  # an edge kind's confidence as a number
 
 _KINDS = {
     "module": "file",
@@ -68,17 +71,19 @@ def from_graph(graph: Graph) -> ProviderGraph:
         external = node.external if node is not None and node.external else key
         return external.replace("//", ".")
 
-    edges: set[ProviderEdge] = set()
+    best: dict[tuple[str, str, str], float] = {}
     for edge in graph.edges:
         if edge.relation not in EDGE_KINDS:
             continue
         if edge.caller not in names and edge.callee not in names:
             continue  # inside a dependency unit
-        edges.add(ProviderEdge(edge.relation, name_of(edge.caller), name_of(edge.callee), 1.0))
+        row = (edge.relation, name_of(edge.caller), name_of(edge.callee))
+        best[row] = max(best.get(row, 0.0), CONFIDENCE[edge.confidence])
     for key, qualified in names.items():
         parent = key.rsplit("//", 1)[0] if "//" in key else ""
         if parent in names:
-            edges.add(ProviderEdge("contains", names[parent], qualified, 1.0))
+            best[("contains", names[parent], qualified)] = 1.0
+    edges = {ProviderEdge(*row, confidence) for row, confidence in best.items()}
     files = sum(1 for n in nodes if n.kind == "file")
     nodes.sort(key=lambda n: (n.path, n.qualified_name, n.kind, n.line_start or 0, n.line_end or 0))
     return ProviderGraph(tuple(nodes), tuple(sorted(edges)), (), files, files)
