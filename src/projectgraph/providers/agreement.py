@@ -19,7 +19,8 @@ first-party names whose source file both engines parsed are compared; edges with
 are counted beside the table, never guessed into it. ``jaccard_confident`` compares only the edges
 of confidence >= 0.7 on each side (the reference's ``field``, ``name``, ``wildcard`` and
 ``reference`` edges are low, ``cha`` medium), so a fan-out by name does not hide agreement. A
-relation neither engine has is ``null``, not agreement. Nodes are compared per kind by canonical name (``all`` ignores the kind).
+relation neither engine has is ``null``, not agreement. Nodes are compared per kind by canonical
+name (``all`` ignores the kind).
 """
 
 from __future__ import annotations
