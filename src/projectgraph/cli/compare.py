@@ -67,9 +67,13 @@ def _cell(value: float | None) -> str:
 def _print(table: dict[str, Any]) -> None:
     left, right = table["providers"]
     files = table["files"]
-    click.echo(f"files: {left} {files[left]}, {right} {files[right]}, compared {files['common']}")
     click.echo(
-        f"{'relation':<11} {left:>10} {right:>10} {'both':>8} {'jaccard':>8}   external ({left}/{right})"
+        f"files: {left} {files[left]}, {right} {files[right]}, compared {files['common']}; "
+        f"names aligned by file and line: {table['aligned']}"
+    )
+    click.echo(
+        f"{'relation':<11} {left:>10} {right:>10} {'both':>8} {'jaccard':>8} {'confident':>9}"
+        f"   external ({left}/{right})"
     )
     for row in table["edges"]:
         external = row["external"]
