@@ -266,7 +266,8 @@ def test_json_shapes(calls: Path, zoo: Path) -> None:
     assert done["symbol-none"].json() == {"query": "nope", "results": []}
 
     callers = done["callers"].json()
-    assert set(callers) == {"symbol", "total", "truncated", "results"}
+    # the contract's fields, and the uncertain callers beside them (issue 19)
+    assert set(callers) == {"symbol", "total", "truncated", "results", "uncertain", "roots", "status"}
     assert callers["symbol"] == "app/models.py//Order//total"
     for result in callers["results"]:
         assert {"key", "kind", "confidence", "site"} <= set(result)
@@ -276,7 +277,7 @@ def test_json_shapes(calls: Path, zoo: Path) -> None:
     assert callees["results"][0]["kind"] == "direct"  # the edge's kind
 
     impact = done["impact"].json()
-    assert set(impact) == {"root", "impacted", "edgeCount"}
+    assert set(impact) == {"root", "impacted", "edgeCount", "byDepth", "uncertain", "roots", "status"}
     assert impact["impacted"][0] == {
         "key": "app/models.py//sum_prices",
         "depth": 0,

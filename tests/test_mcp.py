@@ -511,8 +511,10 @@ def test_the_listed_schema_and_the_check_refuse_the_same_calls() -> None:
             assert validator.is_valid(arguments), (name, arguments)  # refused later, by the engine
     good = {"symbol_id": "x", "depth": 6, "project_path": "/p"}
     assert jsonschema.Draft202012Validator(tools["code_impact"].schema()).is_valid(good)
-    assert check_arguments("code_impact", tools["code_impact"].all_params, good) == good
+    defaults = {"include_uncertain": False, "uncertain_limit": 50}
+    assert check_arguments("code_impact", tools["code_impact"].all_params, good) == good | defaults
     checked = check_arguments(
         "code_impact", tools["code_impact"].all_params, {"symbol_id": "x", "depth": 3.0}
     )
-    assert checked == {"symbol_id": "x", "depth": 3, "project_path": None} and type(checked["depth"]) is int
+    assert checked == {"symbol_id": "x", "depth": 3, "project_path": None} | defaults
+    assert type(checked["depth"]) is int

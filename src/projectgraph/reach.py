@@ -364,6 +364,12 @@ def dynamic_scope(flag: Dynamic) -> tuple[str, str]:
     return (PREFIX, flag.prefix) if flag.prefix else (EVERYWHERE, "")
 
 
+def prefix_concerns(prefix: str, key: str) -> bool:
+    """Whether an uncertainty limited to a key prefix concerns a target key (or the keys under a
+    ``//*`` target): the key is under the prefix, or the prefix under the target."""
+    return key.startswith(prefix) or prefix.startswith(key.removesuffix("*"))
+
+
 def unresolved_pending(site: Unresolved) -> _Pending:
     return ("unresolved-call", f"{site.reason}: {site.text}", site.site, site.name, site.caller)
 
@@ -647,7 +653,7 @@ class _Uncertainties:
                     continue
             found.extend(sites)
         for prefix, u in self.by_prefix:
-            if target.key.startswith(prefix) or prefix.startswith(target.key.removesuffix("*")):
+            if prefix_concerns(prefix, target.key):
                 found.append(u)
         if self.by_tops:
             found.extend(self._into_packages(target))

@@ -10,6 +10,35 @@ import click
 from projectgraph.cli.project import project_option
 from projectgraph.cli.queries import run_query, site_text
 
+STATUS_TEXT = {
+    "callers": "",
+    "callers-unknown": "callers unknown: no edge calls it, but the uncertain callers above might",
+    "entry-point": "no caller in the graph: an entry point, called from outside the project",
+    "no-caller": "no caller: no edge, and nothing unresolved could name it",
+}
+
+
+def uncertain_lines(uncertain: dict[str, Any], more_hint: str) -> list[str]:
+    """The uncertain callers of an answer, one a line, with their total and rule counts."""
+    if not uncertain["total"]:
+        return []
+    counts = ", ".join(f"{rule} {n}" for rule, n in uncertain["counts"].items())
+    lines = [f"  uncertain: {uncertain['total']} ({counts})"]
+    for u in uncertain["results"]:
+        at = f" at {site_text(u['site'])}" if u["site"] else ""
+        depth = f"{u['depth']}  " if "depth" in u else ""
+        of = f"  (may call {u['of']})" if "of" in u else ""
+        lines.append(f"  {depth}? {u['key']}{at}  {u['rule']}: {u['reason']}{of}")
+    if uncertain["truncated"]:
+        lines.append(f"  ... {uncertain['total'] - len(uncertain['results'])} more uncertain ({more_hint})")
+    return lines
+
+
+def status_lines(answer: dict[str, Any]) -> list[str]:
+    lines = [f"  entry point: {r['kind']} ({r['rule']})" for r in answer.get("roots", ())]
+    text = STATUS_TEXT.get(answer.get("status", "callers"), "")
+    return [*lines, f"  {text}"] if text else lines
+
 
 def _render(answer: dict[str, Any]) -> list[str]:
     lines = [f"{answer['symbol']}: {answer['total']}"]
@@ -19,6 +48,9 @@ def _render(answer: dict[str, Any]) -> list[str]:
         lines.append(f"  {r['key']}  ({r['relation']}, {r['kind']}{weak}{at})")
     if answer["truncated"]:
         lines.append(f"  ... {answer['total'] - len(answer['results'])} more (raise --limit)")
+    if "uncertain" in answer:
+        lines += uncertain_lines(answer["uncertain"], "raise --limit")
+        lines += status_lines(answer)
     return lines
 
 
@@ -37,7 +69,10 @@ def _command(name: str, direction: str) -> click.Command:
         )
 
     command.help = (
-        "The symbols with an edge into SYMBOL." if direction == "in" else "The symbols SYMBOL has an edge to."
+        "The symbols with an edge into SYMBOL, and the uncertain callers: unresolved calls of its "
+        "name, places that use it as a value, dynamic features of running code."
+        if direction == "in"
+        else "The symbols SYMBOL has an edge to."
     )
     return command
 

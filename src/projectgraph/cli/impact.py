@@ -1,4 +1,5 @@
-"""``projectgraph impact SYMBOL --depth N``: what depends on SYMBOL (calls, extends, implements)."""
+"""``projectgraph impact SYMBOL --depth N``: what depends on SYMBOL (calls, extends, implements),
+with the uncertain callers counted per depth (and walked with ``--include-uncertain``)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,25 @@ from typing import Any
 
 import click
 
+from projectgraph.cli.callers import status_lines, uncertain_lines
 from projectgraph.cli.project import project_option
 from projectgraph.cli.queries import run_query, where
+from projectgraph.query import UNCERTAIN_LIMIT
 
 
 def _render(answer: dict[str, Any]) -> list[str]:
-    lines = [f"{answer['root']}: {len(answer['impacted']) - 1} impacted, {answer['edgeCount']} edges"]
+    head = f"{answer['root']}: {len(answer['impacted']) - 1} impacted, {answer['edgeCount']} edges"
+    if answer["uncertain"]["total"]:
+        per_depth = ", ".join(f"{d['depth']}: {d['impacted']}+{d['uncertain']}?" for d in answer["byDepth"])
+        head += f", {answer['uncertain']['total']} uncertain (by depth {per_depth})"
+    lines = [head]
     for item in answer["impacted"][1:]:
-        weak = " [low confidence]" if item["low_confidence"] else ""
+        weak = (
+            " [uncertain]" if item.get("uncertain") else " [low confidence]" if item["low_confidence"] else ""
+        )
         lines.append(f"  {item['depth']}  {item['key']}  {where(item)}{weak}")
+    lines += uncertain_lines(answer["uncertain"], "raise --uncertain-limit")
+    lines += status_lines(answer)
     return lines
 
 
@@ -23,8 +34,31 @@ def _render(answer: dict[str, Any]) -> list[str]:
 @click.argument("symbol")
 @click.option("--depth", type=int, default=2, show_default=True, help="Hops to follow, 1 to 6.")
 @click.option("--high-confidence", is_flag=True, help="Leave out low-confidence edges (name, field, ...).")
+@click.option(
+    "--include-uncertain", is_flag=True, help="Walk the uncertain callers too, as impacted [uncertain]."
+)
+@click.option(
+    "--uncertain-limit",
+    type=int,
+    default=UNCERTAIN_LIMIT,
+    show_default=True,
+    help="At most this many uncertain callers listed (their total is always given).",
+)
 @project_option
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-def command(symbol: str, depth: int, high_confidence: bool, project: Path | None, as_json: bool) -> None:
-    """The reverse dependency radius of SYMBOL."""
-    run_query(project, lambda e: e.impact(symbol, depth, not high_confidence), as_json, _render)
+def command(
+    symbol: str,
+    depth: int,
+    high_confidence: bool,
+    include_uncertain: bool,
+    uncertain_limit: int,
+    project: Path | None,
+    as_json: bool,
+) -> None:
+    """The reverse dependency radius of SYMBOL, with what might also call it."""
+    run_query(
+        project,
+        lambda e: e.impact(symbol, depth, not high_confidence, include_uncertain, uncertain_limit),
+        as_json,
+        _render,
+    )

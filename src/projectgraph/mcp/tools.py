@@ -18,7 +18,7 @@ from projectgraph.keys import KeyError_
 from projectgraph.mcp.arguments import BOOLEAN, INTEGER, STRING, STRINGS, Param, input_schema
 from projectgraph.mcp.projects import ServedProject
 from projectgraph.mcp.workingcopy import WorkingCopyCheck
-from projectgraph.query import MAX_DEPTH, QueryError
+from projectgraph.query import MAX_DEPTH, UNCERTAIN_LIMIT, QueryError
 from projectgraph.query.search import MODES
 from projectgraph.reach import SOURCES_AND_ROOTS, SOURCES_ONLY, Query, ReachError, Source, Target, reach
 
@@ -95,20 +95,38 @@ def _neighbours(direction: str) -> Run:
         check.subject(answer["symbol"], _node_path(served, answer["symbol"]))
         results = check.symbols(answer["results"], "path", "site")
         limit = args["limit"]
-        return check.finish(
-            answer | {"total": len(results), "truncated": len(results) > limit, "results": results[:limit]}
-        )
+        answer = answer | {
+            "total": len(results),
+            "truncated": len(results) > limit,
+            "results": results[:limit],
+        }
+        if "uncertain" in answer:
+            answer["uncertain"] = _checked_uncertain(check, answer["uncertain"], limit)
+        return check.finish(answer)
 
     return run
 
 
+def _checked_uncertain(check: WorkingCopyCheck, uncertain: dict[str, Any], limit: int) -> dict[str, Any]:
+    """Uncertain callers without those in gone files, capped after the check (totals recounted)."""
+    kept = check.symbols(uncertain["results"], "site")
+    tally: dict[str, int] = {}
+    for u in kept:
+        tally[u["rule"]] = tally.get(u["rule"], 0) + 1
+    counts = {rule: tally[rule] for rule in uncertain["counts"] if rule in tally}
+    return {"total": len(kept), "truncated": len(kept) > limit, "counts": counts, "results": kept[:limit]}
+
+
 def code_impact(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
-    answer = served.engine.impact(args["symbol_id"], args["depth"])
+    answer = served.engine.impact(
+        args["symbol_id"], args["depth"], include_uncertain=args["include_uncertain"], limit=sys.maxsize
+    )
     check = _check(served)
     root, *rest = answer["impacted"]
     check.subject(answer["root"], root["path"], "the impact root")
     impacted = [check.mark(root, root["path"]), *check.symbols(rest)]
-    return check.finish(answer | {"impacted": impacted})
+    uncertain = _checked_uncertain(check, answer["uncertain"], args["uncertain_limit"])
+    return check.finish(answer | {"impacted": impacted, "uncertain": uncertain})
 
 
 def code_path(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
@@ -236,7 +254,10 @@ TOOLS: tuple[Tool, ...] = (
         "Callers of a symbol",
         "The symbols with an edge into this one (calls, and also imports, extends, implements, "
         "references), most certain first: each with its key, the relation, how the edge was "
-        "resolved (edge_kind) and its confidence (high, medium, low), and the call site.",
+        "resolved (edge_kind) and its confidence (high, medium, low), and the call site; beside "
+        "them, uncertain callers (unresolved calls of its name, places using it as a value, dynamic "
+        "code), each with site, reason and rule, and status: callers, callers-unknown, "
+        "entry-point or no-caller (said only when nothing unresolved could name it).",
         (
             Param("symbol_id", STRING, SYMBOL_ID, True),
             Param("limit", INTEGER, LIMIT, default=50, minimum=1, maximum=1000),
@@ -260,8 +281,9 @@ TOOLS: tuple[Tool, ...] = (
         "The reverse dependency radius of a symbol: everything that depends on it directly or "
         "transitively along calls, extends and implements edges (imports are not followed). Returns "
         "root (the symbol), impacted (every symbol reached, the root at depth 0, each with its depth "
-        "and low_confidence when a weak edge led to it) and edgeCount (edges walked). Run it before a "
-        "rename or a signature change and take impacted as the scope.",
+        "and low_confidence when a weak edge led to it), edgeCount (edges walked), the uncertain "
+        "callers (what might also call a node: site, reason, rule, depth) counted in byDepth, and "
+        "status. Run it before a rename or a signature change and take impacted as the scope.",
         (
             Param("symbol_id", STRING, SYMBOL_ID, True),
             Param(
@@ -271,6 +293,20 @@ TOOLS: tuple[Tool, ...] = (
                 default=2,
                 minimum=1,
                 maximum=MAX_DEPTH,
+            ),
+            Param(
+                "include_uncertain",
+                BOOLEAN,
+                "Walk the uncertain callers too (impacted items marked uncertain).",
+                default=False,
+            ),
+            Param(
+                "uncertain_limit",
+                INTEGER,
+                "At most this many uncertain callers listed (total and counts stay exact).",
+                default=UNCERTAIN_LIMIT,
+                minimum=0,
+                maximum=1000,
             ),
         ),
         code_impact,

@@ -21,10 +21,12 @@ from typing import Any, TypeVar
 from projectgraph import keys
 from projectgraph.graph import IMPACT_RELATIONS, RANK
 from projectgraph.link.core import c3_linearize
+from projectgraph.query import uncertain as unknown
 from projectgraph.store import sqlite as sql
 
 MAX_DEPTH = 6
 MAX_PATH_HOPS = 32
+UNCERTAIN_LIMIT = 50
 PATH_RELATIONS = ("calls", "imports", "references")
 BASE_RELATIONS = ("extends", "implements")
 NOT_CLASSES = frozenset({"module", "function", "method", "constructor", "getter", "setter"})
@@ -83,6 +85,14 @@ class QueryEngine:
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self.connection = connection
+        self._unknowns: unknown.Unknowns | None = None
+
+    def unknowns(self) -> unknown.Unknowns:
+        """What the stored graph holds beside its edges (``query.uncertain``), read once per run."""
+        run = sql.run_id(self.connection)
+        if self._unknowns is None or self._unknowns.run != run:
+            self._unknowns = unknown.Unknowns.load(self.connection, run)
+        return self._unknowns
 
     # ---- symbols --------------------------------------------------------------------------
     def _matches(self, text: str) -> list[tuple[Any, ...]]:
@@ -153,11 +163,33 @@ class QueryEngine:
                     "line": n[6],
                 }
             )
-        return {"symbol": row[1], "total": len(edges), "truncated": len(edges) > limit, "results": results}
+        answer = {"symbol": row[1], "total": len(edges), "truncated": len(edges) > limit, "results": results}
+        if direction == "in":
+            known = any(e[2] != "references" for e in edges)
+            answer |= self._uncertain_of(row, known, limit)
+        return answer
+
+    def _uncertain_of(self, row: tuple[Any, ...], known: bool, limit: int) -> dict[str, Any]:
+        """The uncertain callers of one node, its roots and the status of its callers."""
+        unknowns = self.unknowns()
+        pending = unknown.uncertain_callers(self.connection, unknowns, {row[0]: row})[row[0]]
+        pending += unknowns.dynamic
+        roots = [{"kind": kind, "rule": rule} for kind, rule in unknowns.roots.get(row[0], ())]
+        return {
+            "uncertain": {
+                "total": len(pending),
+                "truncated": len(pending) > limit,
+                "counts": unknown.counts(pending),
+                "results": unknown.entries(self.connection, pending[:limit]),
+            },
+            "roots": roots,
+            "status": _status(known, bool(pending), bool(roots)),
+        }
 
     @_in_snapshot
     def callers(self, text: str, limit: int = 50) -> dict[str, Any]:
-        """The nodes with an edge into the symbol, each with the edge's kind, confidence and site."""
+        """The nodes with an edge into the symbol, each with the edge's kind, confidence and site,
+        and the uncertain callers (``query.uncertain``): what might call it that no edge says."""
         return self._neighbours(text, "in", limit)
 
     @_in_snapshot
@@ -167,39 +199,71 @@ class QueryEngine:
 
     # ---- impact and paths -----------------------------------------------------------------
     @_in_snapshot
-    def impact(self, text: str, depth: int = 2, include_low: bool = True) -> dict[str, Any]:
+    def impact(
+        self,
+        text: str,
+        depth: int = 2,
+        include_low: bool = True,
+        include_uncertain: bool = False,
+        limit: int = UNCERTAIN_LIMIT,
+    ) -> dict[str, Any]:
         """The reverse dependency radius along calls, extends and implements (not imports).
 
         A node is ``low_confidence`` when every shortest way to it crosses a low-confidence edge;
-        ``include_low=False`` leaves those edges out altogether.
+        ``include_low=False`` leaves those edges out altogether. The uncertain callers of each node
+        short of the last depth (``query.uncertain``) are counted one depth further; with
+        ``include_uncertain`` the nodes that hold them are walked too (marked ``uncertain``). The
+        dynamic features of code that runs concern every node: they are counted once, at depth 1.
         """
         if not 1 <= depth <= MAX_DEPTH:
             raise QueryError(f"--depth must be between 1 and {MAX_DEPTH} (got {depth})")
+        if limit < 0:
+            raise QueryError("--uncertain-limit must be at least 0")
         row = self.resolve(text)
+        unknowns = self.unknowns()
         depths: dict[int, int] = {row[0]: 0}
         weak: dict[int, bool] = {row[0]: False}
+        guessed: dict[int, bool] = {row[0]: False}
         frontier = [row[0]]
         edge_count = 0
+        # (depth, the impacted node it may call, the uncertain caller), in walk order
+        found: list[tuple[int, int, unknown.Pending]] = [(1, row[0], p) for p in unknowns.dynamic]
+        rows: dict[int, tuple[Any, ...]] = {row[0]: row}
+        called = False  # an edge calls the root (a low-confidence one left out counts too)
         for level in range(1, depth + 1):
-            reached: dict[int, bool] = {}
+            reached: dict[int, tuple[bool, bool]] = {}
             for caller, callee, _rel, _kind, confidence, *_ in sql.edges_touching(
                 self.connection, frontier, "in", IMPACT_RELATIONS
             ):
                 low = confidence == "low"
+                called |= level == 1
                 if low and not include_low:
                     continue
                 edge_count += 1
                 if caller not in depths:
-                    reached[caller] = reached.get(caller, True) and (low or weak[callee])
-            for caller, is_weak in reached.items():
+                    was = reached.get(caller, (True, True))
+                    reached[caller] = (was[0] and (low or weak[callee]), was[1] and guessed[callee])
+            by_target = unknown.uncertain_callers(
+                self.connection, unknowns, {n: rows[n] for n in frontier if n in rows}
+            )
+            for target in frontier:
+                for pending in by_target.get(target, ()):
+                    found.append((level, target, pending))
+                    if include_uncertain and pending.caller not in depths:
+                        reached.setdefault(pending.caller, (True, True))  # weak and a guess
+            for caller, (is_weak, is_guessed) in reached.items():
                 depths[caller] = level
                 weak[caller] = is_weak
+                guessed[caller] = is_guessed
             frontier = sorted(reached)
             if not frontier:
                 break
+            if level < depth:
+                rows.update(sql.nodes_by_ids(self.connection, frontier))
         nodes = sql.nodes_by_ids(self.connection, depths)
-        impacted = [
-            {
+        impacted = []
+        for i, d in sorted(depths.items(), key=lambda item: (item[1], item[0])):
+            item = {
                 "key": nodes[i][1],
                 "depth": d,
                 "kind": nodes[i][2],
@@ -207,9 +271,36 @@ class QueryEngine:
                 "line": nodes[i][6],
                 "low_confidence": weak[i],
             }
-            for i, d in sorted(depths.items(), key=lambda item: (item[1], item[0]))
+            if include_uncertain:
+                item["uncertain"] = guessed[i]
+            impacted.append(item)
+        found.sort(key=lambda f: (f[0], f[2].order(), f[1]))
+        shown = found[:limit]
+        targets = sql.nodes_by_ids(self.connection, (f[1] for f in shown))
+        extra = {index: {"depth": f[0], "of": targets[f[1]][1]} for index, f in enumerate(shown)}
+        per_depth = [
+            {
+                "depth": d,
+                "impacted": sum(1 for v in depths.values() if v == d),
+                "uncertain": sum(1 for f in found if f[0] == d),
+            }
+            for d in range(1, depth + 1)
         ]
-        return {"root": row[1], "impacted": impacted, "edgeCount": edge_count}
+        roots = [{"kind": kind, "rule": rule} for kind, rule in unknowns.roots.get(row[0], ())]
+        return {
+            "root": row[1],
+            "impacted": impacted,
+            "edgeCount": edge_count,
+            "byDepth": per_depth,
+            "uncertain": {
+                "total": len(found),
+                "truncated": len(found) > limit,
+                "counts": unknown.counts([f[2] for f in found]),
+                "results": unknown.entries(self.connection, [f[2] for f in shown], extra),
+            },
+            "roots": roots,
+            "status": _status(called, any(f[0] == 1 for f in found), bool(roots)),
+        }
 
     @_in_snapshot
     def path(self, source: str, target: str, max_hops: int = MAX_PATH_HOPS) -> dict[str, Any]:
@@ -357,6 +448,16 @@ class QueryEngine:
         from projectgraph.query.search import search
 
         return search(self.connection, text, mode, limit)
+
+
+def _status(known: bool, uncertain: bool, root: bool) -> str:
+    """callers (an edge says who), callers-unknown (no edge, but something unresolved could be
+    one), entry-point (called from outside the project alone), no-caller (nothing could name it)."""
+    if known:
+        return "callers"
+    if uncertain:
+        return "callers-unknown"
+    return "entry-point" if root else "no-caller"
 
 
 _IDENTIFIER_END = r"(?![\w$])"

@@ -1083,6 +1083,42 @@ def edges_by_relation(connection: sqlite3.Connection, relations: Iterable[str]) 
     ).fetchall()
 
 
+def unresolved_rows(connection: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    """Every unresolved site: (caller, path, line, col, reason, name, text, prefix, covered)."""
+    return connection.execute(
+        "SELECT caller, path, line, col, reason, name, text, prefix, covered FROM unresolved "
+        "ORDER BY path, line, col, caller, reason"
+    ).fetchall()
+
+
+def dynamic_rows(connection: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    """Every dynamic flag: (caller, path, line, col, kind, prefix)."""
+    return connection.execute(
+        "SELECT caller, path, line, col, kind, prefix FROM dynamic ORDER BY path, line, col, caller, kind"
+    ).fetchall()
+
+
+def root_rows(connection: sqlite3.Connection) -> list[tuple[int, str, str]]:
+    """The roots: (node, kind, rule)."""
+    return connection.execute("SELECT node, kind, rule FROM roots ORDER BY node, kind, rule").fetchall()
+
+
+def walked_pairs(connection: sqlite3.Connection, relations: Iterable[str]) -> list[tuple[int, int]]:
+    """(caller, callee) of the edges of these relations or of kind package (what reach walks)."""
+    rels = sorted(relations)
+    return connection.execute(
+        f"SELECT caller, callee FROM edges WHERE relation IN ({','.join('?' * len(rels))}) "
+        "OR kind = 'package'",
+        rels,
+    ).fetchall()
+
+
+def run_id(connection: sqlite3.Connection) -> int:
+    """The id of the latest stored run (0: none): a new one with each write of the graph."""
+    row = connection.execute("SELECT max(id) FROM runs").fetchone()
+    return int(row[0] or 0)
+
+
 _FTS_COLUMNS = ", ".join(f"n.{c.strip()}" for c in NODE_COLUMNS.split(","))
 _BM25 = "bm25(nodes_fts, 10.0, 5.0, 2.0, 1.0)"  # words (split names), qualname, signature, doc
 
