@@ -49,6 +49,7 @@ NAMES = [
     "code_impact",
     "code_reach",
     "code_path",
+    "code_changes",
     "index_status",
 ]
 

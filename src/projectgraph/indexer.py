@@ -783,3 +783,10 @@ def _map(tasks: list[_Task], workers: int, cancelled: Callable[[], bool]) -> Ite
         raise
     finally:
         pool.join()
+
+
+def index_source(path: str, language: str, data: bytes) -> FileIndex | None:
+    """One file's index from its bytes, outside a run (``changes`` indexes the old version of a
+    changed file with it); None when the parse or the extraction fails."""
+    index = _index_one((path, language, data, "", DEFAULT_MAX_RECORDS, ()))[4]
+    return index if isinstance(index, FileIndex) else None

@@ -13,8 +13,10 @@ from projectgraph.cli import build as build_module
 from projectgraph.cli import callers as callers_module
 from projectgraph.cli import compare as compare_module
 from projectgraph.cli import (
+    changes,
     cycles,
     docs,
+    export,
     graph,
     hierarchy,
     impact,
@@ -54,3 +56,5 @@ main.add_command(watch.command)
 main.add_command(docs.command)
 for _shell in (build_module, providers_module, compare_module):  # external providers (issue 17)
     main.add_command(_shell.command)
+main.add_command(changes.command)
+main.add_command(export.command)

@@ -176,6 +176,12 @@ def code_reach(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
     return check.finish({"results": answers})
 
 
+def code_changes(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
+    answer = served.engine.changes(served.root, args["base"], args["staged"], args["depth"], args["limit"])
+    check = _check(served)
+    return check.finish(answer | {"symbols": [check.mark(s, s["path"]) for s in answer["symbols"]]})
+
+
 def index_status(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
     run = served.last_run()
     stamps = served.stamps()
@@ -356,6 +362,23 @@ TOOLS: tuple[Tool, ...] = (
             Param("to", STRING, "The end symbol, in the same forms.", True),
         ),
         code_path,
+    ),
+    Tool(
+        "code_changes",
+        "What a change touches",
+        "The symbols the git diff changes (working tree or staged, against HEAD or base): added, "
+        "removed, body-changed, signature-changed, moved, renamed (matched by body), each with its "
+        "impact radius (impacted, byDepth, uncertain callers), the tests whose roots reach it, and "
+        "for a removed or renamed one the calls of its old name still in the code.",
+        (
+            Param("base", STRING, "A git ref to compare with (default HEAD)."),
+            Param("staged", BOOLEAN, "The staged changes instead of the working tree.", default=False),
+            Param(
+                "depth", INTEGER, f"Impact hops, 1 to {MAX_DEPTH}.", default=2, minimum=1, maximum=MAX_DEPTH
+            ),
+            Param("limit", INTEGER, LIMIT, default=20, minimum=1, maximum=1000),
+        ),
+        code_changes,
     ),
     Tool(
         "index_status",

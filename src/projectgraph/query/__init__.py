@@ -16,12 +16,14 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterable
 from functools import wraps
+from pathlib import Path
 from typing import Any, TypeVar
 
 from projectgraph import keys
 from projectgraph.graph import IMPACT_RELATIONS, RANK
 from projectgraph.link.core import c3_linearize
 from projectgraph.query import uncertain as unknown
+from projectgraph.reach import WALKED
 from projectgraph.store import sqlite as sql
 
 MAX_DEPTH = 6
@@ -301,6 +303,68 @@ class QueryEngine:
             "roots": roots,
             "status": _status(called, any(f[0] == 1 for f in found), bool(roots)),
         }
+
+    @_in_snapshot
+    def tests_reaching(self, text: str, limit: int = UNCERTAIN_LIMIT) -> dict[str, Any]:
+        """The test roots from which code that runs reaches the symbol: a search backwards along
+        what reach walks (calls, imports, references, package edges)."""
+        start = self.resolve(text)[0]
+        tests = {node for node, found in self.unknowns().roots.items() if any(k == "test" for k, _ in found)}
+        seen = {start}
+        frontier = [start]
+        while frontier:
+            edges = sql.edges_touching(self.connection, frontier, "in")
+            frontier = sorted({e[0] for e in edges if e[2] in WALKED or e[3] == "package"} - seen)
+            seen.update(frontier)
+        found = sorted(seen & tests)
+        nodes = sql.nodes_by_ids(self.connection, found[:limit])
+        return {
+            "total": len(found),
+            "truncated": len(found) > limit,
+            "results": [
+                {"key": nodes[n][1], "path": nodes[n][5], "line": nodes[n][6]} for n in found[:limit]
+            ],
+        }
+
+    @_in_snapshot
+    def calls_of_name(self, name: str, limit: int = UNCERTAIN_LIMIT) -> dict[str, Any]:
+        """The unresolved calls of a name (an unknown receiver, no definition): what still calls a
+        symbol of that name the graph no longer holds."""
+        unknowns = self.unknowns()
+        pending = list(unknowns.by_name.get(name, ()))
+        pending += [p for found in unknowns.computed_by_caller.values() for p in found if p.name == name]
+        pending.sort(key=unknown.Pending.order)
+        return {
+            "total": len(pending),
+            "truncated": len(pending) > limit,
+            "results": unknown.entries(self.connection, pending[:limit]),
+        }
+
+    @_in_snapshot
+    def export(self, fmt: str, around: str | None = None, depth: int = 2) -> str:
+        """The graph, or the part within ``depth`` hops of a symbol, as DOT, Mermaid, GraphML or
+        JSON (``query.export``)."""
+        from projectgraph.query.export import FORMATS, render, subgraph
+
+        if fmt not in FORMATS:
+            raise QueryError(f"unknown format {fmt!r} (use {', '.join(FORMATS)})")
+        if around is not None and not 0 <= depth <= MAX_DEPTH:
+            raise QueryError(f"--depth must be between 0 and {MAX_DEPTH} (got {depth})")
+        start = self.resolve(around)[0] if around is not None else None
+        return render(fmt, *subgraph(self.connection, start, depth))
+
+    def changes(
+        self, root: Path, base: str | None = None, staged: bool = False, depth: int = 2, limit: int = 20
+    ) -> dict[str, Any]:
+        """The symbols a git diff changes, each with its impact and tests (``query.changes``)."""
+        from projectgraph.query.changes import changes
+
+        if not 1 <= depth <= MAX_DEPTH:
+            raise QueryError(f"--depth must be between 1 and {MAX_DEPTH} (got {depth})")
+        if limit < 1:
+            raise QueryError("--limit must be at least 1")
+        with sql.snapshot(self.connection):
+            return changes(self, root, base, staged, depth, limit)
 
     @_in_snapshot
     def path(self, source: str, target: str, max_hops: int = MAX_PATH_HOPS) -> dict[str, Any]:

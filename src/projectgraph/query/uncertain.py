@@ -93,7 +93,7 @@ class Unknowns:
                 continue
             site = Unresolved("", Site(path, line, col), reason, name, text, prefix)
             where, value = unresolved_scope(site)
-            pending = Pending("", caller, site.site, "unresolved-call", f"{reason}: {text}", name)
+            pending = Pending("computed", caller, site.site, "unresolved-call", f"{reason}: {text}", name)
             if where == NAME:
                 by_name.setdefault(value, []).append(pending._replace(rule="name"))
             elif where == PREFIX:

@@ -1113,6 +1113,10 @@ def walked_pairs(connection: sqlite3.Connection, relations: Iterable[str]) -> li
     ).fetchall()
 
 
+def all_node_ids(connection: sqlite3.Connection) -> list[int]:
+    return [row[0] for row in connection.execute("SELECT id FROM nodes ORDER BY id")]
+
+
 def run_id(connection: sqlite3.Connection) -> int:
     """The id of the latest stored run (0: none): a new one with each write of the graph."""
     row = connection.execute("SELECT max(id) FROM runs").fetchone()
