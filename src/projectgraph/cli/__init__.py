@@ -11,7 +11,6 @@ import click
 
 from projectgraph.cli import build as build_module
 from projectgraph.cli import callers as callers_module
-from projectgraph.cli import compare as compare_module
 from projectgraph.cli import (
     changes,
     cycles,
@@ -31,6 +30,7 @@ from projectgraph.cli import (
     sync,
     watch,
 )
+from projectgraph.cli import compare as compare_module
 from projectgraph.cli import providers as providers_module
 
 EXIT_OK = 0
