@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from projectgraph import safefs
+
 
 class ConfigError(ValueError):
     """A project configuration that cannot be used, with the file and key named."""
@@ -48,11 +50,13 @@ def load_config(root: Path) -> ProjectConfig:
     try:
         if own.is_file():
             where = str(own)
-            table = tomllib.loads(own.read_text(encoding="utf-8"))
+            table = tomllib.loads(safefs.read_text(own, root=root))
         elif pyproject.is_file():
             where = f"{pyproject} [tool.projectgraph]"
-            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+            data = tomllib.loads(safefs.read_text(pyproject, root=root))
             table = data.get("tool", {}).get("projectgraph")
+    except safefs.OutsideRootError:
+        table = None  # a link out of the project is not the project's configuration: not read
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"{where}: not valid TOML: {error}") from None
     except OSError as error:

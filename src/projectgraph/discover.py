@@ -27,6 +27,7 @@ try:  # pathspec >= 1.0: "gitignore" as documented, last matching pattern wins
 except ImportError:  # pathspec 0.12
     from pathspec.patterns import GitWildMatchPattern as _GitIgnorePattern  # type: ignore[attr-defined, no-redef, unused-ignore]
 
+from projectgraph import safefs
 from projectgraph.config import ConfigError, ProjectConfig
 from projectgraph.languages import LanguageSpec, all_languages
 
@@ -233,7 +234,7 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
         gitignore = folder / ".gitignore"
         if any(entry.name == ".gitignore" for entry in entries):
             try:
-                lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines()
+                lines = safefs.read_text(gitignore, errors="replace").splitlines()
                 # Not GitIgnoreSpec: its reordering for files below an ignored folder misjudges a
                 # folder itself ("*" then "!*/"); the walk decides folder by folder, as git does.
                 local = [*specs, (rel, pathspec.PathSpec.from_lines(_GitIgnorePattern, lines))]

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from projectgraph import fileindex
+from projectgraph import fileindex, safefs
 from projectgraph.config import ConfigError, ProjectConfig, load_config
 from projectgraph.discover import (
     MINIFIED_NAMES,
@@ -341,17 +341,17 @@ def _read(root: Path, rel: str, max_bytes: int) -> tuple[bytes | None, str, str]
             return None, "failed", "not a regular file"
         if st.st_size > max_bytes:
             return None, "failed", f"file of {st.st_size} bytes is larger than the limit of {max_bytes} bytes"
-        # non-blocking: a file swapped for a pipe since the stat must not hang the run
-        with open(os.open(full, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                return None, "failed", "not a regular file"
-            data = handle.read(max_bytes + 1)
+        # non-blocking and checked on the descriptor: a file swapped for a pipe since the stat
+        # must not hang the run
+        data = safefs.read_bytes(full, limit=max_bytes)
     except FileNotFoundError:
         return None, "missing", "deleted before it was read"
+    except safefs.NotRegularFileError:
+        return None, "failed", "not a regular file"
+    except safefs.TooLargeError:
+        return None, "failed", f"file grew past the limit of {max_bytes} bytes while read"
     except OSError as error:
         return None, "failed", f"unreadable: {error.strerror or error}"
-    if len(data) > max_bytes:
-        return None, "failed", f"file grew past the limit of {max_bytes} bytes while read"
     if b"\0" in data[:8192]:
         return None, "failed", "binary content (NUL bytes)"
     return data, "", ""

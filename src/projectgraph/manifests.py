@@ -9,7 +9,8 @@ the Rust linker reads Cargo.toml itself). Nested manifests (a monorepo's
 a project file or is above one, never inside a dependency folder (node_modules, a virtual
 environment, site-packages, vendor); each one's entry points are relative to its own folder
 (``entry_roots`` gives a nested Python manifest's import roots). A manifest that cannot be read is
-skipped and named in ``problems``; it never stops a run.
+skipped and named in ``problems``; it never stops a run. Every manifest is read through ``safefs``:
+a FIFO is refused rather than waited on, and one that is a link out of the project is not read.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from projectgraph import safefs
 
 _REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
@@ -127,14 +130,14 @@ def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Mani
         pyproject = base / f"{prefix}pyproject.toml"
         if pyproject.is_file():
             try:
-                data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+                data = tomllib.loads(safefs.read_text(pyproject, root=base))
                 _read_pyproject(data, entries, deps, own, f"{prefix}pyproject.toml")
             except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, AttributeError, TypeError) as error:
                 problems.append(f"{prefix}pyproject.toml: {error or type(error).__name__}")
         setup_cfg = base / f"{prefix}setup.cfg"
         if setup_cfg.is_file():
             try:
-                _read_setup_cfg(setup_cfg, entries, deps, own, f"{prefix}setup.cfg")
+                _read_setup_cfg(setup_cfg, entries, deps, own, f"{prefix}setup.cfg", base)
             except (OSError, configparser.Error, UnicodeDecodeError) as error:
                 problems.append(f"{prefix}setup.cfg: {error}")
         if folder and (pyproject.is_file() or setup_cfg.is_file()):
@@ -144,7 +147,7 @@ def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Mani
                     entry_roots[f"{prefix}{manifest.name}"] = tuple(dict.fromkeys([*found, folder]))
     for req in sorted(base.glob("requirements*.txt")):
         try:
-            deps |= _requirement_names(req.read_text(encoding="utf-8", errors="replace").splitlines())
+            deps |= _requirement_names(safefs.read_text(req, root=base, errors="replace").splitlines())
         except OSError as error:
             problems.append(f"{req.name}: {error}")
     if (base / "src").is_dir() and "src" not in roots:
@@ -157,7 +160,7 @@ def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Mani
         if DEPENDENCY_FOLDERS.intersection(rel.split("/")[:-1]) or not (base / rel).is_file():
             continue
         try:
-            data = json.loads((base / rel).read_text(encoding="utf-8"))
+            data = json.loads(safefs.read_text(base / rel, root=base))
         except (OSError, ValueError) as error:
             problems.append(f"{rel}: {error}")
             continue
@@ -174,7 +177,7 @@ def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Mani
         if not rel.endswith(".json"):
             continue
         try:
-            configs[rel] = (base / rel).read_text(encoding="utf-8")
+            configs[rel] = safefs.read_text(base / rel, root=base)
         except OSError as error:
             problems.append(f"{rel}: {error}")
     return Manifests(
@@ -233,10 +236,15 @@ def _read_pyproject(
 
 
 def _read_setup_cfg(
-    path: Path, entries: list[EntryPoint], deps: set[str], roots: list[str], manifest: str = "setup.cfg"
+    path: Path,
+    entries: list[EntryPoint],
+    deps: set[str],
+    roots: list[str],
+    manifest: str = "setup.cfg",
+    base: Path | None = None,
 ) -> None:
     parser = configparser.ConfigParser(interpolation=None)
-    parser.read_string(path.read_text(encoding="utf-8"))
+    parser.read_string(safefs.read_text(path, root=base or path.parent))
     if parser.has_option("options", "install_requires"):
         deps |= _requirement_names(parser.get("options", "install_requires").splitlines())
     if parser.has_option("options", "package_dir"):
@@ -317,7 +325,7 @@ def _build_file_dependencies(base: Path, paths: tuple[str, ...], problems: list[
             if not build_file.is_file():
                 continue
             try:
-                text = build_file.read_text(encoding="utf-8", errors="replace")
+                text = safefs.read_text(build_file, root=base, errors="replace")
                 if name == "pom.xml":
                     for dependency in re.findall(r"<dependency>(.*?)</dependency>", text, re.S):
                         for tag in ("groupId", "artifactId"):

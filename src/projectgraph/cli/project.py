@@ -46,6 +46,8 @@ def _current(project: Project) -> None:
             project.ensure_current(progress)
     except (ValueError, ConfigError, WriterBusyError, SchemaError) as error:
         fail(str(error))
+    except OSError as error:  # the index folder refused (a link), or the store cannot be written
+        fail(f"cannot index {project.root}: {error}")
 
 
 def load_graph(project: Path | None) -> Graph:

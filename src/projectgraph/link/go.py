@@ -89,7 +89,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from projectgraph import keys
+from projectgraph import keys, safefs
 from projectgraph.fileindex import Assignment, Call, FileIndex
 from projectgraph.graph import NO_SITE, Site, Unresolved
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, module_node, node_for
@@ -1715,7 +1715,7 @@ def _read_modules(root: str | None, folders: set[str]) -> list[_Module]:
             seen.add(current)
             go_mod = base / current / "go.mod" if current else base / "go.mod"
             try:
-                text = go_mod.read_text(encoding="utf-8", errors="replace") if go_mod.is_file() else None
+                text = safefs.read_text(go_mod, errors="replace") if go_mod.is_file() else None
             except OSError:
                 text = None
             if text is not None:

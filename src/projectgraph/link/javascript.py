@@ -58,7 +58,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from projectgraph import keys
+from projectgraph import keys, safefs
 from projectgraph.fileindex import DEFAULT_TEST_PATHS, Assignment, Call, FileIndex, Import, Reference
 from projectgraph.graph import Dynamic, Site, Unresolved
 from projectgraph.link.core import (
@@ -294,7 +294,7 @@ class JavaScriptLinker:
                 if rel in known or rel in configs or not (base / rel).is_file():
                     continue
                 try:
-                    text = (base / rel).read_text(encoding="utf-8")
+                    text = safefs.read_text(base / rel)
                 except (OSError, UnicodeDecodeError):
                     continue
                 if name != "package.json":
@@ -369,7 +369,7 @@ class JavaScriptLinker:
             if target.startswith("..") or target in loaded:
                 return
             try:
-                text = (Path(self.root) / target).read_text(encoding="utf-8")
+                text = safefs.read_text(Path(self.root) / target)
             except (OSError, UnicodeDecodeError):
                 return
             data = _parse_config(text)

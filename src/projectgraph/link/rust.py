@@ -57,7 +57,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from projectgraph import keys
+from projectgraph import keys, safefs
 from projectgraph.fileindex import Assignment, Call, FileIndex, Import, Reference
 from projectgraph.graph import NO_SITE, Site, Unresolved
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value, module_node, node_for
@@ -437,8 +437,7 @@ class RustLinker:
             return {}
         path = os.path.join(self.root, folder, "Cargo.toml")
         try:
-            with open(path, "rb") as handle:
-                data = tomllib.load(handle)
+            data = tomllib.loads(safefs.read_text(path))
         except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
             return {}
         out: dict[str, Any] = {}

@@ -14,7 +14,8 @@ Structures whose parts cannot go one by one keep every part and mark it: a call 
 the path of a reach result) keeps its hops, a hop in a gone file marked ``"missing": true``; the
 subject of a query (the symbol asked about, an impact root) stays and gets a note. The check fails
 open: a file that cannot be looked at (permissions) counts as current, as a stale answer is more
-use than an empty one.
+use than an empty one. A stored path is data: one that is not a plain relative path inside the root
+(an absolute path, ``..``, a link out) is never looked at and counts as current.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from projectgraph import safefs
 
 CURRENT = "current"
 CHANGED = "changed"
@@ -49,8 +52,11 @@ class WorkingCopyCheck:
             return CURRENT
         if path not in self._states:
             size, mtime, _status = self.stamps[path]
+            full = safefs.project_file(self.root, path)
             try:
-                st = os.stat(self.root / path)
+                if full is None:  # not a path in the project (a planted store): never looked at
+                    raise PermissionError(path)
+                st = os.stat(full)
             except (FileNotFoundError, NotADirectoryError):
                 state = MISSING
             except OSError:

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from projectgraph import keys
+from projectgraph import keys, safefs
 from projectgraph.fileindex import FileIndex
 from projectgraph.graph import Root
 from projectgraph.manifests import EntryPoint, Manifests, normalize
@@ -79,7 +79,7 @@ def embedded_rules() -> tuple[Rule, ...]:
 def load_rules(path: str | Path) -> list[Rule]:
     """Read a project's rules file (the same form as the embedded rules.yaml)."""
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        data = yaml.safe_load(safefs.read_text(path))
     except (OSError, yaml.YAMLError) as error:
         raise RuleError(f"{path}: {error}") from None
     return _parse_rules(data, str(path))

@@ -16,6 +16,8 @@ import os
 from pathlib import Path
 from types import TracebackType
 
+from projectgraph import safefs
+
 
 class WriterBusyError(RuntimeError):
     """Another process holds the writer lock."""
@@ -40,8 +42,11 @@ class WriterLock:
         self._fd: int | None = None
 
     def acquire(self) -> WriterLock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        if self.path.parent.name == safefs.INDEX_FOLDER:
+            safefs.index_folder(self.path.parent.parent)  # not a link out of the project
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = safefs.open_in_folder(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -23,6 +23,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from projectgraph import safefs
 from projectgraph.fileindex import CODEC, FileIndex, Key
 from projectgraph.graph import Dynamic, Edge, FileEntry, Graph, Node, Root, Site, Truncation, Unresolved
 
@@ -217,6 +218,16 @@ class SchemaError(RuntimeError):
     """The database was made by a newer projectgraph, or is not a projectgraph database."""
 
 
+def _check_files(path: Path) -> None:
+    """Refuse a database (or its WAL, shared memory or journal file) that is a link or not a regular
+    file; make an absent database as a regular file first, so SQLite never creates a link's target."""
+    for suffix in ("-wal", "-shm", "-journal"):
+        safefs.check_in_folder(f"{path}{suffix}")
+    safefs.check_in_folder(path)
+    fd = safefs.open_in_folder(path, os.O_RDWR | os.O_CREAT, 0o644)
+    os.close(fd)
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     for pragma in PRAGMAS:
@@ -267,6 +278,7 @@ class SqliteStore:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        _check_files(self.path)
         try:
             self.connection = _connect(self.path)
             migrate(self.connection)
@@ -387,12 +399,13 @@ class SqliteStore:
 
 
 def open_project_store(root: str | os.PathLike[str]) -> SqliteStore:
-    """The store of a project: ``ROOT/.projectgraph/graph.db``, the folder ignoring itself."""
-    folder = Path(root) / ".projectgraph"
-    folder.mkdir(parents=True, exist_ok=True)
-    ignore = folder / ".gitignore"
-    if not ignore.exists():
-        ignore.write_text("*\n", encoding="utf-8")
+    """The store of a project: ``ROOT/.projectgraph/graph.db``, the folder ignoring itself.
+
+    Nothing in the folder is opened through a link (``safefs``): a committed ``graph.db`` link does
+    not get projectgraph's tables written into another file, a dangling ``.gitignore`` link does not
+    create its target."""
+    folder = safefs.index_folder(root)
+    safefs.create_in_folder(folder / ".gitignore", b"*\n")
     return SqliteStore(folder / "graph.db")
 
 

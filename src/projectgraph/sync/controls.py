@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from projectgraph import safefs
+
 ROOT_NAMES = frozenset({"projectgraph.toml"})
 FOLDER_NAMES = frozenset(  # nested pyproject.toml and setup.cfg: a monorepo package's entry points
     {
@@ -54,7 +56,7 @@ class ControlFile:
         if self.path == SOURCE_ROOT:
             return ""
         try:
-            return hashlib.sha256((root / self.path).read_bytes()).hexdigest()
+            return hashlib.sha256(safefs.read_bytes(root / self.path, root=root)).hexdigest()
         except OSError:
             return ""
 
@@ -103,12 +105,11 @@ def control_files(root: Path, source_paths: Iterable[str], digests: bool = True)
         full = os.path.join(base, rel)  # strings, not Paths: a few thousand probes per sync
         try:
             st = os.stat(full)
-            if not stat.S_ISREG(st.st_mode):
-                continue
+            if not stat.S_ISREG(st.st_mode) or not safefs.inside(full, base):
+                continue  # a FIFO would block; a link out of the project is not read (manifests)
             data = b""
             if digests or rel.endswith(".json"):
-                with open(full, "rb") as handle:
-                    data = handle.read()
+                data = safefs.read_bytes(full, root=base)
         except OSError:
             continue
         digest = hashlib.sha256(data).hexdigest() if digests else ""

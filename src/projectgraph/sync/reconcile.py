@@ -25,6 +25,7 @@ sync repairs; a Ctrl-C while files are read ends the sync with nothing written.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import stat
 import time
@@ -33,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from projectgraph import fileindex
+from projectgraph import fileindex, safefs
 from projectgraph import graph as graph_module
 from projectgraph.config import ProjectConfig, load_config
 from projectgraph.discover import Discovery, SourceFile, discover
@@ -57,6 +58,8 @@ from projectgraph.store import sqlite as sql
 from projectgraph.sync import relink
 from projectgraph.sync.controls import ControlFile, control_files, is_control_name
 from projectgraph.units import AUTO_DEPS, DepsConfig, Unit, discover_units
+
+_log = logging.getLogger(__name__)
 
 RACY_NS = 2_000_000_000
 """A file modified less than this before its stamp was taken is read again by the next sync: a
@@ -171,7 +174,7 @@ def reconcile(
     specs = run_languages(options, config)
     connection = store.connection
     folder = os.fspath(base)
-    deps = options.deps if options.deps is not None else _stored_deps(connection)
+    deps = options.deps if options.deps is not None else stored_deps(connection, base, store.path)
     wanted_deps = deps if deps is not None else AUTO_DEPS
     seen = _SEEN.pop(store, None)  # kept again only by a sync that ends well
     hinted = frozenset(changed_paths or ())
@@ -336,8 +339,12 @@ def reconcile(
         )
         seconds["write"] = time.perf_counter() - mark
         relink.keep(store, kept)
-    if deps is not None and sql.metadata_text(connection, "deps") != _deps_text(deps):
-        sql.set_metadata(connection, "deps", _deps_text(deps))
+    if options.deps is not None and (
+        sql.metadata_text(connection, "deps") != _deps_text(options.deps)
+        or sql.metadata_text(connection, "deps_binding") != _binding(base, store.path)
+    ):
+        sql.set_metadata(connection, "deps", _deps_text(options.deps))
+        sql.set_metadata(connection, "deps_binding", _binding(base, store.path))
     if indexed.error is None:
         _SEEN[store] = _Seen(
             folder,
@@ -380,10 +387,41 @@ def _unchanged_kind(folder: str, path: str, known: frozenset[str]) -> bool:
         return False
 
 
-def _stored_deps(connection: Any) -> DepsConfig | None:
-    """The units the stored graph was built with (None: the default, auto)."""
+def stored_deps(connection: Any, root: Path, database: Path) -> DepsConfig | None:
+    """The units the stored graph was built with (None: the default, auto).
+
+    The database is not trusted with paths: a ``graph.db`` committed to a repository could name
+    ``/home/you/.ssh`` as a dependency folder. A named folder outside the project is used only when
+    this store wrote it itself: the ``deps_binding`` beside it names the project root and the
+    database file (device and inode) it was written for, which a planted or copied file does not
+    have. Another one is left out, with a warning that says how to name it again."""
     text = sql.metadata_text(connection, "deps")
-    return DepsConfig.from_json(json.loads(text)) if text else None
+    try:
+        deps = DepsConfig.from_json(json.loads(text)) if text else None
+    except ValueError:
+        return None
+    if deps is None or not deps.named:
+        return deps
+    bound = sql.metadata_text(connection, "deps_binding") == _binding(root, database)
+    kept = tuple(pair for pair in deps.named if bound or safefs.inside(pair[0], root))
+    if len(kept) < len(deps.named):
+        dropped = ", ".join(f"{folder}={what}" for folder, what in deps.named if (folder, what) not in kept)
+        _log.warning(
+            "projectgraph: the stored graph names dependency folders outside the project that this "
+            "store did not record itself (%s): not read; run `projectgraph index --deps VALUE` "
+            "to use one",
+            dropped,
+        )
+    return DepsConfig(deps.auto, deps.stdlib, kept)
+
+
+def _binding(root: Path, database: Path) -> str:
+    """What ties stored dependency folders to this project's own database file."""
+    try:
+        st = os.stat(database)
+    except OSError:
+        return ""
+    return json.dumps([os.path.realpath(root), st.st_dev, st.st_ino])
 
 
 def _deps_text(deps: DepsConfig) -> str:

@@ -34,6 +34,7 @@ from typing import Any
 
 import pathspec
 
+from projectgraph import safefs
 from projectgraph.config import load_config
 from projectgraph.discover import ALWAYS_SKIPPED_DIRS, extension_map, language_of
 from projectgraph.indexer import IndexOptions
@@ -78,8 +79,8 @@ class WatchLock:
         self._fd: int | None = None
 
     def acquire(self) -> WatchLock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        safefs.index_folder(self.path.parent.parent)
+        fd = safefs.open_in_folder(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -108,7 +109,10 @@ def watcher_running(folder: Path) -> bool:
     path = folder / LOCK_FILE
     if not path.exists():
         return False
-    fd = os.open(path, os.O_RDONLY)
+    try:
+        fd = safefs.open_in_folder(path, os.O_RDONLY)
+    except OSError:
+        return False
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -123,7 +127,7 @@ def read_state(folder: Path) -> dict[str, Any] | None:
     if not watcher_running(folder):
         return None
     try:
-        data = json.loads((folder / STATE_FILE).read_text(encoding="utf-8"))
+        data = json.loads(safefs.read_text(folder / STATE_FILE, follow=False))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
@@ -200,9 +204,7 @@ class Watcher:
     def _set_state(self, **changes: Any) -> None:
         self._state.update(changes)
         target = self.folder / STATE_FILE
-        temporary = target.with_suffix(".tmp")
-        temporary.write_text(json.dumps(self._state, sort_keys=True), encoding="utf-8")
-        os.replace(temporary, target)
+        safefs.write_in_folder(target, json.dumps(self._state, sort_keys=True).encode("utf-8"))
 
     # ---- the loop ----------------------------------------------------------------------------
     def run(self) -> None:

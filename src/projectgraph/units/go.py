@@ -41,6 +41,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from projectgraph import safefs
 from projectgraph.languages.go import constraints
 from projectgraph.units import DepsConfig, DepsError, Unit, split_name, unit_name
 
@@ -181,7 +182,7 @@ def _std_packages(files: Iterable[str]) -> list[str]:
 
 def _module_path(go_mod: Path) -> str:
     try:
-        text = go_mod.read_text(encoding="utf-8", errors="replace")
+        text = safefs.read_text(go_mod, errors="replace")
     except OSError:
         return ""
     match = _MODULE_LINE.search(text)
@@ -210,7 +211,7 @@ def _go_env(name: str) -> str:
     """A value of the go command's env file (``go env -w``): ``$GOENV``, else ``~/.config/go/env``."""
     path = Path(os.environ.get("GOENV") or Path.home() / ".config" / "go" / "env")
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = safefs.read_text(path, errors="replace")
     except OSError:
         return ""
     for line in text.splitlines():
@@ -224,13 +225,13 @@ def go_version(root: Path) -> str:
     """The version of a GOROOT: the first line of VERSION (``go1.22.2``), else ``go1.N`` of
     ``src/internal/goversion`` (a source tree alone, as Debian's golang-src), else ``unknown``."""
     try:
-        first = (root / "VERSION").read_text(encoding="utf-8", errors="replace").splitlines()[0].strip()
+        first = safefs.read_text(root / "VERSION", errors="replace").splitlines()[0].strip()
         if first:
             return first
     except (OSError, IndexError):
         pass
     try:
-        text = (root / "src" / "internal" / "goversion" / "goversion.go").read_text(encoding="utf-8")
+        text = safefs.read_text(root / "src" / "internal" / "goversion" / "goversion.go")
     except OSError:
         return "unknown"
     match = _GOVERSION.search(text)
@@ -254,7 +255,7 @@ def standard_library(root: Path) -> Unit | None:
 def vendored_modules(vendor: Path) -> list[Unit]:
     """A unit per module block of ``vendor/modules.txt``, holding the package folders it lists."""
     try:
-        text = (vendor / "modules.txt").read_text(encoding="utf-8", errors="replace")
+        text = safefs.read_text(vendor / "modules.txt", errors="replace")
     except OSError:
         return []
     blocks: list[tuple[str, str, list[str]]] = []  # (module path, version, packages)
@@ -322,7 +323,7 @@ def required_modules(folder: Path) -> list[tuple[str, str]]:
     go.mod's replacements by another module applied (a replacement by a folder is project code)."""
     found: dict[str, str] = {}
     try:
-        text = (folder / "go.mod").read_text(encoding="utf-8", errors="replace")
+        text = safefs.read_text(folder / "go.mod", errors="replace")
     except OSError:
         text = ""
     text = re.sub(r"//.*", "", text)
@@ -334,7 +335,7 @@ def required_modules(folder: Path) -> list[tuple[str, str]]:
     for path, version in _REQUIRE_LINE.findall(text):
         found[path] = version
     try:
-        sums = (folder / "go.sum").read_text(encoding="utf-8", errors="replace")
+        sums = safefs.read_text(folder / "go.sum", errors="replace")
     except OSError:
         sums = ""
     summed: dict[str, list[str]] = {}
@@ -452,8 +453,7 @@ def _split_files(folder: Path, names: Iterable[str]) -> tuple[list[str], list[st
 def build_excluded(path: Path) -> bool:
     """Whether the file's ``//go:build`` header keeps every default build from reading it."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(_HEAD_BYTES)
+        head = safefs.read_head(path, _HEAD_BYTES)
     except OSError:
         return False
     clause = _PACKAGE_CLAUSE.search(head)

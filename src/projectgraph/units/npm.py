@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from projectgraph import safefs
 from projectgraph.units import DepsConfig, DepsError, Unit, split_name, unit_name
 
 ECOSYSTEMS = ("npm",)
@@ -203,7 +204,7 @@ def _packages_in(folder: Path, seen: set[Path]) -> list[_Package]:
 
 def _read_manifest(folder: Path) -> dict[str, Any] | None:
     try:
-        data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+        data = json.loads(safefs.read_text(folder / "package.json"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None

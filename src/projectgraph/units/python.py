@@ -34,6 +34,7 @@ import sysconfig
 from email.parser import HeaderParser
 from pathlib import Path
 
+from projectgraph import safefs
 from projectgraph.units import DepsConfig, DepsError, Unit, split_name, unit_name
 
 ECOSYSTEMS = ("pypi", "python")
@@ -140,7 +141,7 @@ def distributions(site: Path) -> list[Unit]:
 def _editable(info: Path) -> bool:
     """Whether a dist-info is an editable install (its code is a project's, not the environment's)."""
     try:
-        text = (info / "direct_url.json").read_text(encoding="utf-8")
+        text = safefs.read_text(info / "direct_url.json")
     except OSError:
         return False
     return '"editable":true' in text.replace(" ", "")
@@ -153,7 +154,7 @@ def _normalize(name: str) -> str:
 def _metadata(info: Path) -> tuple[str, str, list[str]] | None:
     """(name, version, Requires-Dist names) of a dist-info, or None when it has no usable METADATA."""
     try:
-        text = (info / "METADATA").read_text(encoding="utf-8", errors="replace")
+        text = safefs.read_text(info / "METADATA", errors="replace")
     except OSError:
         return None
     headers = HeaderParser().parsestr(text.split("\n\n", 1)[0] + "\n")
@@ -175,7 +176,7 @@ def _metadata(info: Path) -> tuple[str, str, list[str]] | None:
 def _record(site: Path, info: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(the .py files, the import names) a dist-info's RECORD and top_level.txt give."""
     try:
-        text = (info / "RECORD").read_text(encoding="utf-8", errors="replace")
+        text = safefs.read_text(info / "RECORD", errors="replace")
     except OSError:
         return (), ()
     files: set[str] = set()
@@ -199,7 +200,7 @@ def _record(site: Path, info: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
     with contextlib.suppress(OSError):
         provides.update(
             line.strip().replace("/", ".").split(".")[0]
-            for line in (info / "top_level.txt").read_text(encoding="utf-8").splitlines()
+            for line in safefs.read_text(info / "top_level.txt").splitlines()
             if line.strip()
         )
     return tuple(sorted(files)), tuple(sorted(p for p in provides if p.isidentifier()))
@@ -247,7 +248,7 @@ def _environment_stdlib(environment: Path) -> tuple[str | None, Path | None]:
     """(X.Y, the stdlib folder) of a virtual environment's base Python, from its pyvenv.cfg."""
     values: dict[str, str] = {}
     try:
-        for line in (environment / "pyvenv.cfg").read_text(encoding="utf-8").splitlines():
+        for line in safefs.read_text(environment / "pyvenv.cfg").splitlines():
             key, sep, value = line.partition("=")
             if sep:
                 values[key.strip().lower()] = value.strip()

@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from projectgraph import safefs
 from projectgraph.units import DepsConfig, DepsError, Unit, split_name, unit_name
 
 ECOSYSTEMS = ("cargo",)
@@ -139,8 +140,7 @@ def crate_unit(name: str, version: str, root: Path) -> Unit | None:
 def locked_packages(lock: Path) -> list[Locked]:
     """Each package of a Cargo.lock that comes from a registry or git (not a workspace member)."""
     try:
-        with open(lock, "rb") as handle:
-            data = tomllib.load(handle)
+        data = tomllib.loads(safefs.read_text(lock))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
         return []
     out: dict[tuple[str, str], Locked] = {}
@@ -170,8 +170,7 @@ def renamed_dependencies(folder: Path) -> dict[str, set[str]]:
         if "Cargo.toml" not in filenames:
             continue
         try:
-            with open(Path(where) / "Cargo.toml", "rb") as handle:
-                data = tomllib.load(handle)
+            data = tomllib.loads(safefs.read_text(Path(where) / "Cargo.toml"))
         except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
             continue
         for table in _dependency_tables(data):
@@ -199,8 +198,7 @@ def _dependency_tables(data: dict[str, Any]) -> list[dict[str, Any]]:
 def lib_name(root: Path) -> str:
     """``[lib] name`` of a crate's Cargo.toml, else its package name, as code writes it."""
     try:
-        with open(root / "Cargo.toml", "rb") as handle:
-            data = tomllib.load(handle)
+        data = tomllib.loads(safefs.read_text(root / "Cargo.toml"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
         return ""
     for table in (data.get("lib"), data.get("package")):
@@ -222,8 +220,7 @@ def vendor_folders(folder: Path, base: Path) -> list[Path]:
     for where in dict.fromkeys((folder, base)):
         for config in (where / ".cargo" / "config.toml", where / ".cargo" / "config"):
             try:
-                with open(config, "rb") as handle:
-                    data = tomllib.load(handle)
+                data = tomllib.loads(safefs.read_text(config))
             except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
                 continue
             for source in (data.get("source") or {}).values():
@@ -282,8 +279,7 @@ def lib_files(root: Path) -> tuple[str, ...]:
     """The .rs files of a crate's lib target: the crate root's folder and the folders under it."""
     lib = "src/lib.rs"
     try:
-        with open(root / "Cargo.toml", "rb") as handle:
-            data = tomllib.load(handle)
+        data = tomllib.loads(safefs.read_text(root / "Cargo.toml"))
         table = data.get("lib") or {}
         if isinstance(table, dict) and isinstance(table.get("path"), str):
             lib = posixpath.normpath(table["path"])
@@ -306,8 +302,7 @@ def lib_files(root: Path) -> tuple[str, ...]:
 
 def _manifest_version(folder: Path) -> tuple[str, str] | None:
     try:
-        with open(folder / "Cargo.toml", "rb") as handle:
-            data = tomllib.load(handle)
+        data = tomllib.loads(safefs.read_text(folder / "Cargo.toml"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
         return None
     package = data.get("package") or {}
