@@ -242,7 +242,8 @@ def _index_one(task: _Task) -> _Outcome:
         flags = (*flags, "invalid-utf8")
     try:
         tree = parser(spec.grammar).parse(data)
-        index = spec.extract_function()(tree, data, path, file_hash)
+        tree, source, left_out = _within_depth(spec, tree, data)
+        index = spec.extract_function()(tree, source, path, file_hash)
         if tree.root_node.has_error and not index.syntax_errors:
             # only a MISSING node (a token the parser made up): an error all the same, in every language
             index = replace(index, syntax_errors=1, flags=(*index.flags, "syntax-error"))
@@ -250,14 +251,86 @@ def _index_one(task: _Task) -> _Outcome:
         del tree
     except Exception as error:  # a parser or extractor bug must not end the run
         return path, "failed", f"index error: {type(error).__name__}: {error}", flags, None, {}
+    if left_out:
+        flags = (*flags, "deep-nesting")
     index = replace(index, flags=tuple(sorted({*index.flags, *flags})))
     index, truncated = _limit(index, max_records)
     if truncated and "generated" in index.flags:
         skeleton = _skeleton_index(spec, data, path, file_hash, flags, max_records)
         if skeleton is not None:
             index, truncated = skeleton
-    status = "truncated" if truncated else "indexed"
-    return path, status, _reason(index, data, max_records), index.flags, index, artifacts
+    status = "truncated" if truncated or left_out else "indexed"
+    return path, status, _reason(index, data, max_records, left_out), index.flags, index, artifacts
+
+
+MAX_DEPTH = 256
+"""Syntax tree levels a file's index reads. Tree-sitter's query cursor keeps a state per pattern in
+progress at each enclosing level, so captures cost about the nodes times the depth: 10,000 nested JS
+arrays took 3.4 s, 100,000 took 236 s. Real code is shallow (63 levels at most over the 4,581
+Python, JavaScript, TypeScript, Go, Rust and Java files of a venv and Debian's node_modules, minified
+and generated files included), so a subtree that reaches below this depth is left out."""
+_BLANK = re.compile(rb"[^\r\n]")
+DEEP_LEVEL = 128
+DEEP_NODES = 4096
+"""More nodes than this below ``DEEP_LEVEL`` (many nests each within ``MAX_DEPTH``) cost as much as
+one deep nest: then the subtrees from ``DEEP_LEVEL`` down are left out instead."""
+
+
+def _within_depth(spec: LanguageSpec, tree: Any, data: bytes) -> tuple[Any, bytes, str]:
+    """The tree and source to extract from, and where the too-deep code was left out ("" when none).
+
+    The subtrees past the budget are blanked in the source (every byte but line ends made a space,
+    so lines and columns stay) and the source parsed again: the rest of the file is indexed as it
+    is. A scan visits only the nodes whose subtree is big enough to reach the budget (a node's
+    ``descendant_count`` bounds the depth below it), a small share of the nodes of real code."""
+    left: list[tuple[int, int, int, int]] = []
+    source = data
+    for _round in range(3):
+        cut = _deep_subtrees(tree.root_node)
+        if not cut:
+            break
+        left.extend(cut)
+        blanked = bytearray(source)
+        for start, end, _first, _last in cut:
+            blanked[start:end] = _BLANK.sub(b" ", bytes(blanked[start:end]))
+        source = bytes(blanked)
+        tree = parser(spec.grammar).parse(source)
+    else:
+        if _deep_subtrees(tree.root_node):  # error recovery nested again: index nothing of it
+            source = b""
+            tree = parser(spec.grammar).parse(source)
+    if not left:
+        return tree, data, ""
+    lines = sorted({(first, last) for _s, _e, first, last in left})
+    shown = ", ".join(f"line {a}" if a == b else f"lines {a}-{b}" for a, b in lines[:5])
+    more = f" and {len(lines) - 5} more" if len(lines) > 5 else ""
+    return tree, source, shown + more
+
+
+def _deep_subtrees(root: Any) -> list[tuple[int, int, int, int]]:
+    """(start byte, end byte, first line, last line) of each subtree to leave out, in byte order."""
+    at_limit: list[Any] = []
+    at_deep: list[Any] = []
+    deep_nodes = 0
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth == DEEP_LEVEL:
+            at_deep.append(node)
+            deep_nodes += node.descendant_count - 1
+        if depth == MAX_DEPTH:
+            at_limit.append(node)
+            continue
+        target = DEEP_LEVEL if depth < DEEP_LEVEL else MAX_DEPTH
+        # a child of descendant_count c (itself included) reaches c - 1 levels below it
+        need = max(target - depth - 1, 1)
+        stack.extend((child, depth + 1) for child in node.children if child.descendant_count > need)
+    chosen = at_deep if deep_nodes > DEEP_NODES else at_limit
+    return sorted(
+        (n.start_byte, n.end_byte, n.start_point[0] + 1, n.end_point[0] + 1)
+        for n in chosen
+        if n.descendant_count > 1
+    )
 
 
 def _skeleton_index(
@@ -716,9 +789,12 @@ def _invalid_utf8_at(data: bytes) -> int | None:
     return None
 
 
-def _reason(index: FileIndex, data: bytes, max_records: int) -> str:
-    """Why an index is not the plain index of a clean file; the same text fresh or from the store."""
+def _reason(index: FileIndex, data: bytes, max_records: int, left_out: str = "") -> str:
+    """Why an index is not the plain index of a clean file; the same text fresh or from the store
+    (``left_out``: where code nested past the depth budget was left out)."""
     reasons = []
+    if left_out:
+        reasons.append(f"nesting deeper than {MAX_DEPTH} levels: left out of the index at {left_out}")
     if "invalid-utf8" in index.flags:
         reasons.append(f"invalid UTF-8 at byte {_invalid_utf8_at(data)} (read with replacement)")
     if index.syntax_errors:

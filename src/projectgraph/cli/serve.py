@@ -19,8 +19,18 @@ from projectgraph.cli.common import fail
     help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio (HOST: 127.0.0.1 unless named; "
     "PORT 0 picks a free one, printed on stderr).",
 )
+@click.option(
+    "--allow-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="A host name HTTP clients may use besides IP literals and localhost (repeatable); any other "
+    "Host or Origin is refused (DNS rebinding protection, on for every bind).",
+)
 @click.option("--project", "project", type=click.Path(file_okay=False, path_type=Path), help="Project root.")
-def command(path: Path | None, mcp: bool, address: str | None, project: Path | None) -> None:
+def command(
+    path: Path | None, mcp: bool, address: str | None, allowed_hosts: tuple[str, ...], project: Path | None
+) -> None:
     """Serve the indexed project at PATH (default: the working directory) to MCP clients.
 
     Over stdio by default, as agent clients launch it; the server reads the stored index (it never
@@ -46,7 +56,7 @@ def command(path: Path | None, mcp: bool, address: str | None, project: Path | N
         if address is None:
             server.serve_stdio(root)
         else:
-            server.serve_http(root, host, port)
+            server.serve_http(root, host, port, allowed_hosts)
     except server.ListenError as error:
         fail(str(error))
     except KeyboardInterrupt:

@@ -11,6 +11,7 @@ carries the protocol alone.
 from __future__ import annotations
 
 import functools
+import ipaddress
 import json
 import logging
 import socket
@@ -40,7 +41,6 @@ INSTRUCTIONS = (
     "against the working copy: symbols of deleted files are left out (staleOmitted), those of "
     "changed files marked stale; index_status tells how stale the index is."
 )
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 log = logging.getLogger("projectgraph.mcp")
 
@@ -176,18 +176,97 @@ def parse_address(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def serve_http(root: Path, host: str, port: int) -> None:
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine's loopback: ``localhost``, any of 127.0.0.0/8 in any
+    form the C library reads (``127.1``, ``127.0.0.2``), ``::1``."""
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    address = _ip(host)
+    return address is not None and address.is_loopback
+
+
+def _ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address an IP literal names (IPv4 shorthand such as ``127.1`` too), else None."""
+    host = host.strip("[]")
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    if not host or not all(part.isdigit() or part.lower().startswith("0x") for part in host.split(".")):
+        return None
+    try:
+        return ipaddress.ip_address(socket.inet_ntoa(socket.inet_aton(host)))
+    except OSError:
+        return None
+
+
+def _hostname(value: str) -> str:
+    """The host of a Host header or an Origin's authority, without the port, lower case."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1 : value.find("]")] if "]" in value else value
+    return value.rpartition(":")[0] if value.count(":") == 1 else value
+
+
+class HostCheck:
+    """DNS rebinding protection for every bind, as ASGI middleware in front of the MCP app.
+
+    A web page that an attacker's name (``evil.example``) serves can make its name resolve to this
+    machine and then call the server from the victim's browser: its requests carry ``Host:
+    evil.example``, and its cross-origin requests an ``Origin``. So a request is served only when
+    its Host is an IP literal (no name was resolved), a loopback name, or a name of ``allowed``
+    (``--allow-host``), and its Origin, when it has one, is loopback, the bound address or an
+    allowed name. 421 (Host) and 403 (Origin) otherwise, whatever address the server is bound to.
+    """
+
+    def __init__(self, app: Any, bound: str, allowed: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.bound = bound.strip("[]").lower()
+        self.allowed = frozenset(name.strip().lower() for name in allowed)
+
+    def refusal(self, host: str | None, origin: str | None) -> tuple[int, str] | None:
+        """(status, message) for a request to refuse, None for one to serve."""
+        name = _hostname(host or "")
+        if not name or not (_ip(name) is not None or is_loopback(name) or name in self.allowed):
+            return 421, f"Invalid Host header: {host!r} (allow a name with --allow-host)"
+        if origin:
+            authority = origin.partition("://")[2].split("/", 1)[0]
+            source = _hostname(authority)
+            if not (is_loopback(source) or source == self.bound or source in self.allowed):
+                return 403, f"Invalid Origin header: {origin!r} (allow a name with --allow-host)"
+        return None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") in ("http", "websocket"):
+            headers = {key.decode("latin-1").lower(): val.decode("latin-1") for key, val in scope["headers"]}
+            refused = self.refusal(headers.get("host"), headers.get("origin"))
+            if refused is not None:
+                from starlette.responses import PlainTextResponse
+
+                log.warning("refused a request: %s", refused[1])
+                await PlainTextResponse(refused[1], status_code=refused[0])(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def serve_http(root: Path, host: str, port: int, allowed_hosts: tuple[str, ...] = ()) -> None:
     """Serve the project at ``root`` over streamable HTTP at ``http://HOST:PORT/mcp``.
 
     The socket is bound before the URL is printed (on stderr), so port 0 picks a free port and the
-    printed URL is the one to use. On a loopback host the SDK's DNS rebinding protection is on.
+    printed URL is the one to use. The Host and Origin checks (``HostCheck``) hold on every bind,
+    ``0.0.0.0`` too; ``allowed_hosts`` are the names a client may use besides IP literals and
+    loopback names.
     """
     import uvicorn
+    from mcp.server.transport_security import TransportSecuritySettings
 
     projects = Projects(root)
     _warn_unindexed(projects)
     server = build_server(projects)
-    app = server.streamable_http_app(host=host)
+    # the SDK's own check knows three loopback spellings only: HostCheck does it for every bind
+    unchecked = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    app = HostCheck(server.streamable_http_app(host=host, transport_security=unchecked), host, allowed_hosts)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -199,7 +278,7 @@ def serve_http(root: Path, host: str, port: int) -> None:
     listener.listen(128)
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    if host not in LOOPBACK:
+    if not is_loopback(host):
         log.warning("listening on %s, which is not loopback: anyone who reaches it can query the index", host)
     print(f"projectgraph: MCP server on http://{shown}:{bound}/mcp", file=sys.stderr, flush=True)
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5)
