@@ -127,7 +127,7 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
 def test_not_a_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "graph.db"
     path.write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(SchemaError, match="not a projectgraph database"):
+    with pytest.raises(SchemaError, match=r"is damaged .*run `projectgraph index --rebuild`"):
         SqliteStore(path)
 
 

@@ -11,6 +11,7 @@ Dependency code in the tree (a virtual environment, a ``node_modules`` folder, a
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import stat
@@ -30,6 +31,8 @@ except ImportError:  # pathspec 0.12
 from projectgraph import safefs
 from projectgraph.config import ConfigError, ProjectConfig
 from projectgraph.languages import LanguageSpec, all_languages
+
+_log = logging.getLogger(__name__)
 
 ALWAYS_SKIPPED_DIRS = frozenset({".git", ".projectgraph", ".hg", ".svn"})
 VENV_MARKER = "pyvenv.cfg"
@@ -200,6 +203,16 @@ def _git_files(root: Path, excluded: list[Excluded]) -> list[str] | None:
     except OSError:
         return None
     lines = inside.stdout.decode("utf-8", "surrogateescape").splitlines()
+    refused = inside.stderr.decode("utf-8", "replace")
+    if inside.returncode != 0 and "dubious ownership" in refused:
+        _log.warning(
+            "projectgraph: git refuses the repository at %s (detected dubious ownership: another user "
+            "owns it); walking the tree with its .gitignore files instead (`git config --global --add "
+            "safe.directory %s` makes git read it)",
+            root,
+            root,
+        )
+        return None
     if inside.returncode != 0 or not lines or lines[0] != "true":
         return None
     prefix = lines[1] if len(lines) > 1 else ""
@@ -237,7 +250,7 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
                 lines = safefs.read_text(gitignore, errors="replace").splitlines()
                 # Not GitIgnoreSpec: its reordering for files below an ignored folder misjudges a
                 # folder itself ("*" then "!*/"); the walk decides folder by folder, as git does.
-                local = [*specs, (rel, pathspec.PathSpec.from_lines(_GitIgnorePattern, lines))]
+                local = [*specs, (rel, gitignore_spec(lines))]
             except OSError as error:
                 where = _printable(f"{rel}/.gitignore".lstrip("/"))
                 excluded.append(Excluded(where, f"unreadable: {error.strerror}", True))
@@ -270,6 +283,34 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
             else:
                 found.append(child)
     return sorted(found)
+
+
+def gitignore_spec(lines: Iterable[str]) -> pathspec.PathSpec[Any]:
+    """The patterns of a .gitignore as git reads them: a line git cannot use (``!`` or ``\\``
+    alone, a trailing unescaped backslash, a bare ``/``) matches nothing and takes nothing from the
+    others, where pathspec would raise for the whole file; a backward range (``[z-a]``) is its first
+    character, as in git's wildmatch."""
+    patterns = []
+    for line in lines:
+        body = line.strip().removeprefix("!")
+        if not body.strip("/"):
+            continue  # "/" or "!/": git matches no path with an empty pattern
+        for text in (line, _BACKWARD_RANGE.sub(_first_of_range, line)):
+            try:
+                patterns.append(_GitIgnorePattern(text))
+                break
+            except (ValueError, re.error):
+                continue
+    return pathspec.PathSpec(patterns)
+
+
+_BACKWARD_RANGE = re.compile(r"\[!?\^?[^\]]*\]")
+
+
+def _first_of_range(match: re.Match[str]) -> str:
+    """A bracket expression with each backward range (``z-a``) as its first character alone, as
+    git's wildmatch reads it: ``[z-a]`` matches ``z``."""
+    return re.sub(r"(.)-(.)", lambda m: m.group(1) if m.group(1) > m.group(2) else m.group(0), match.group(0))
 
 
 def _dependency_marker(folder: str, name: str) -> str | None:

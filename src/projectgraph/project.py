@@ -10,7 +10,9 @@ syncs first.
 
 from __future__ import annotations
 
+import logging
 import os
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,9 +24,11 @@ from projectgraph.languages import all_languages
 from projectgraph.query import QueryEngine
 from projectgraph.store import sqlite as sql
 from projectgraph.store.lock import WriterBusyError, WriterLock
-from projectgraph.store.sqlite import SqliteStore, open_project_store
+from projectgraph.store.sqlite import DamagedStoreError, SqliteStore, open_project_store
 from projectgraph.sync.controls import control_files
 from projectgraph.sync.reconcile import SyncResult, reconcile
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,31 @@ class Project:
             self._store = open_project_store(self.root)
         return self._store
 
+    def _rebuilt_store(self, why: str) -> SqliteStore:
+        """A new, empty store in place of a damaged one (the caller holds the writer lock): the
+        store keeps only what the sources give again, so nothing is lost but time."""
+        if why:
+            _log.warning("projectgraph: %s; rebuilding the index from the sources", why)
+        self.close()
+        sql.remove_database(self.folder / "graph.db")
+        return self.store
+
+    def _checked_store(self, rebuild: bool, check: bool) -> None:
+        """Open the store for a writer, rebuilt when asked, or when it is damaged (``check``: every
+        page checked, as a full index does)."""
+        if rebuild:
+            self._rebuilt_store("")
+            return
+        try:
+            store = self.store
+        except DamagedStoreError as error:
+            self._rebuilt_store(str(error).partition(": run `")[0])
+            return
+        if check:
+            problem = sql.damage(store.connection)
+            if problem is not None:
+                self._rebuilt_store(f"the index {store.path} is damaged ({problem})")
+
     def close(self) -> None:
         if self._store is not None:
             self._store.close()
@@ -76,10 +105,20 @@ class Project:
         self.close()
 
     # ---- writing --------------------------------------------------------------------------
-    def refresh(self, options: IndexOptions | None = None, progress: Progress | None = None) -> Refresh:
-        """Index (every file read) and link the project, and store the graph (one writer at a time)."""
+    def refresh(
+        self, options: IndexOptions | None = None, progress: Progress | None = None, *, rebuild: bool = False
+    ) -> Refresh:
+        """Index (every file read) and link the project, and store the graph (one writer at a time).
+
+        A damaged store (``sql.damage``, checked first) is rebuilt from the sources, as ``rebuild``
+        asks for in any case."""
         with WriterLock(self.folder):
-            done = reconcile(self.root, self.store, options, progress, full=True, always_link=True)
+            self._checked_store(rebuild, check=True)
+            try:
+                done = reconcile(self.root, self.store, options, progress, full=True, always_link=True)
+            except sqlite3.DatabaseError as error:
+                self._rebuilt_store(f"the index is damaged ({error})")
+                done = reconcile(self.root, self.store, options, progress, full=True, always_link=True)
         assert done.graph is not None
         return Refresh(done.index, done.graph)
 
@@ -98,15 +137,20 @@ class Project:
         default from this project's second sync that links. ``changed_paths``: the project paths
         the caller knows are all that changed since this process's last sync (``reconcile``)."""
         with WriterLock(self.folder):
-            return reconcile(
-                self.root,
-                self.store,
-                options,
-                progress,
-                full=full,
-                incremental=incremental,
-                changed_paths=changed_paths,
-            )
+            self._checked_store(False, check=full)
+            try:
+                return reconcile(
+                    self.root,
+                    self.store,
+                    options,
+                    progress,
+                    full=full,
+                    incremental=incremental,
+                    changed_paths=changed_paths,
+                )
+            except sqlite3.DatabaseError as error:
+                self._rebuilt_store(f"the index is damaged ({error})")
+                return reconcile(self.root, self.store, options, progress, full=True)
 
     # ---- reading --------------------------------------------------------------------------
     def is_stale(self) -> bool:
@@ -151,14 +195,41 @@ class Project:
         return tuple(sorted([*changed, *stored]))
 
     def ensure_current(self, progress: Progress | None = None) -> None:
-        """Sync a stale graph; while another process writes, read the graph it replaces."""
-        if not self.is_stale():
+        """Sync a stale graph; while another process writes, read the graph it replaces.
+
+        A damaged store found on the way is rebuilt from the sources when no other process writes
+        (else ``DamagedStoreError`` says what to run)."""
+        try:
+            stale = self.is_stale()
+        except (DamagedStoreError, sqlite3.DatabaseError) as error:
+            self._rebuild_damaged(error, progress)
+            return
+        if not stale:
             return
         try:
             self.sync(progress=progress)
         except WriterBusyError:
             if not sql.has_graph(self.store.connection):
                 raise
+
+    def _rebuild_damaged(self, error: Exception, progress: Progress | None) -> None:
+        damaged = (
+            error
+            if isinstance(error, DamagedStoreError)
+            else DamagedStoreError(self.folder / "graph.db", str(error))
+        )
+        try:
+            lock = WriterLock(self.folder).acquire()
+        except WriterBusyError:
+            raise damaged from None
+        try:
+            _log.warning(
+                "projectgraph: %s; rebuilding it from the sources", str(damaged).partition(": run `")[0]
+            )
+            self._rebuilt_store("")
+            reconcile(self.root, self.store, None, progress, full=True, always_link=True)
+        finally:
+            lock.release()
 
     def graph(self, progress: Progress | None = None) -> Graph:
         """The stored graph, refreshed first when the files changed."""

@@ -32,6 +32,7 @@ from projectgraph.cli import (
 )
 from projectgraph.cli import compare as compare_module
 from projectgraph.cli import providers as providers_module
+from projectgraph.cli.common import Main
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
@@ -40,7 +41,7 @@ EXIT_UNCERTAIN = 3
 EXIT_PARTIAL = 4
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="projectgraph")
 def main() -> None:
     """The call graph of a whole project, with honest reach answers."""

@@ -40,6 +40,21 @@ def progress_bar(label: str, enabled: bool = True) -> Iterator[Callable[[int, in
         yield update
 
 
+class Main(click.Group):
+    """The command group: a store that SQLite finds damaged mid-query is one line, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        import sqlite3
+
+        try:
+            return super().invoke(ctx)
+        except sqlite3.DatabaseError as error:
+            fail(
+                f"the index (.projectgraph/graph.db) is damaged ({error}): run `projectgraph index "
+                "--rebuild` to rebuild it from the sources"
+            )
+
+
 def fail(message: str, code: int = 2) -> None:
     click.echo(f"projectgraph: {message}", err=True)
     raise SystemExit(code)

@@ -23,6 +23,11 @@ from projectgraph.units import AUTO_DEPS
 @click.option("--workers", type=int, default=0, show_default=True, help="Worker processes (0: CPU count).")
 @click.option("--max-file-bytes", type=int, default=0, help="Size limit of a file (0: 4 MiB).")
 @deps_option
+@click.option(
+    "--rebuild",
+    is_flag=True,
+    help="Delete the stored index and build it again from the sources (a damaged store is rebuilt anyway).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def command(
     path: Path | None,
@@ -31,6 +36,7 @@ def command(
     workers: int,
     max_file_bytes: int,
     deps: tuple[str, ...],
+    rebuild: bool,
     as_json: bool,
 ) -> None:
     """Index the project at PATH (default: the working directory)."""
@@ -42,7 +48,7 @@ def command(
     try:
         options = IndexOptions(languages=names, workers=workers, max_file_bytes=max_file_bytes, deps=units)
         with Project(root) as opened, progress_bar("indexing") as progress:
-            refreshed = opened.refresh(options, progress)
+            refreshed = opened.refresh(options, progress, rebuild=rebuild)
     except (ValueError, ConfigError, WriterBusyError, SchemaError) as error:
         fail(str(error))
         return

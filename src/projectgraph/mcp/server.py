@@ -15,6 +15,7 @@ import ipaddress
 import json
 import logging
 import socket
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -113,6 +114,11 @@ def build_server(projects: Projects) -> Server[Any]:
         except (ArgumentError, ProjectError, ToolError, QueryError, ValueError) as error:
             message = str(error)
             return _refused(message if message.startswith(f"{tool.name}:") else f"{tool.name}: {message}")
+        except sqlite3.DatabaseError as error:
+            return _refused(
+                f"{tool.name}: the index is damaged ({error}): run `projectgraph index --rebuild` "
+                "to rebuild it from the sources"
+            )
         except Exception as error:  # an agent gets a message, the server keeps serving
             log.exception("%s failed", tool.name)
             return _refused(f"{tool.name}: internal error ({type(error).__name__}: {error})")

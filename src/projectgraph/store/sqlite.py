@@ -9,6 +9,7 @@ writer writes.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -17,7 +18,7 @@ import sqlite3
 import time
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
@@ -218,6 +219,81 @@ class SchemaError(RuntimeError):
     """The database was made by a newer projectgraph, or is not a projectgraph database."""
 
 
+class DamagedStoreError(SchemaError):
+    """The database is damaged: SQLite finds it malformed, or a table of the schema is gone. The
+    store holds only what the sources give again, so the cure is a rebuild."""
+
+    def __init__(self, path: str | os.PathLike[str], detail: str) -> None:
+        self.path = Path(path)
+        self.detail = detail
+        super().__init__(
+            f"the index {path} is damaged ({detail}): run `projectgraph index --rebuild` to rebuild "
+            "it from the sources"
+        )
+
+
+# every table the schema makes: one gone (a dropped nodes_fts) is damage, not a crash later
+TABLES = frozenset(
+    {
+        "metadata",
+        "file_index",
+        "file_index_read",
+        "plugin_artifact",
+        "files",
+        "nodes",
+        "edges",
+        "unresolved",
+        "dynamic",
+        "roots",
+        "truncations",
+        "runs",
+        "nodes_fts",
+        "graph_groups",
+        "control_files",
+        "summaries",
+    }
+)
+
+
+def damage(connection: sqlite3.Connection, check: bool = True) -> str | None:
+    """Why the database is damaged, or None: the tables of the schema, and (``check``) SQLite's
+    ``PRAGMA quick_check`` of every page (a fraction of a second per 100 MB)."""
+    try:
+        names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+        missing = sorted(TABLES - names)
+        if missing:
+            return f"missing table(s): {', '.join(missing)}"
+        if not check:
+            return None
+        rows = [str(row[0]) for row in connection.execute("PRAGMA quick_check(5)")]
+    except sqlite3.DatabaseError as error:
+        return str(error)
+    problems = [row for row in rows if row != "ok"]
+    return "; ".join(problems)[:300] if problems else None
+
+
+def _writer_active(folder: Path) -> bool:
+    """Whether a writer holds ``folder/writer.lock`` now (a shared lock on it cannot be had)."""
+    try:
+        fd = safefs.open_in_folder(folder / "writer.lock", os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def remove_database(path: str | os.PathLike[str]) -> None:
+    """Delete a database and its WAL and shared memory files (links are removed, never followed)."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with suppress(FileNotFoundError):
+            os.unlink(f"{os.fspath(path)}{suffix}")
+
+
 def _check_files(path: Path) -> None:
     """Refuse a database (or its WAL, shared memory or journal file) that is a link or not a regular
     file; make an absent database as a regular file first, so SQLite never creates a link's target."""
@@ -282,8 +358,21 @@ class SqliteStore:
         try:
             self.connection = _connect(self.path)
             migrate(self.connection)
+        except SchemaError:
+            raise
         except sqlite3.DatabaseError as error:
-            raise SchemaError(f"{self.path}: not a projectgraph database ({error})") from None
+            raise DamagedStoreError(self.path, str(error)) from None
+        # a write that did not end (its process killed, the machine down) is the moment damage is
+        # likely: then, and only then, every page is checked at open
+        unclean = metadata_text(self.connection, "write_state") == "writing"
+        if unclean and _writer_active(self.path.parent):
+            unclean = False  # a writer is at it now
+        problem = damage(self.connection, check=unclean)
+        if problem is not None:
+            self.connection.close()
+            raise DamagedStoreError(self.path, problem)
+        if unclean:
+            set_metadata(self.connection, "write_state", "checked")
 
     def get_many(self, keys: Iterable[Key]) -> dict[Key, FileIndex]:
         """The stored indexes of ``keys`` (one query for all), each marked read now."""
@@ -818,6 +907,7 @@ def write_graph(
         for path in set(_LAST_DIGESTS) - set(groups):
             del _LAST_DIGESTS[path]
     written: dict[str, int] = {}
+    set_metadata(connection, "write_state", "writing")  # "clean" commits with the graph
     connection.execute("BEGIN IMMEDIATE")
     try:
         stored = dict(connection.execute("SELECT grp, digest FROM graph_groups").fetchall())
@@ -861,6 +951,10 @@ def write_graph(
             ),
         )
         connection.execute("DELETE FROM runs WHERE id <= (SELECT max(id) FROM runs) - ?", (KEEP_RUNS,))
+        connection.execute(
+            "INSERT INTO metadata(name, value) VALUES('write_state', 'clean') "
+            "ON CONFLICT(name) DO UPDATE SET value=excluded.value"
+        )
         connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")
