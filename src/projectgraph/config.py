@@ -11,6 +11,7 @@ pyproject.toml. Every key is optional::
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,10 +49,10 @@ def load_config(root: Path) -> ProjectConfig:
     own = root / "projectgraph.toml"
     pyproject = root / "pyproject.toml"
     try:
-        if own.is_file():
+        if os.path.isfile(own):
             where = str(own)
             table = tomllib.loads(safefs.read_text(own, root=root))
-        elif pyproject.is_file():
+        elif os.path.isfile(pyproject):
             where = f"{pyproject} [tool.projectgraph]"
             data = tomllib.loads(safefs.read_text(pyproject, root=root))
             table = data.get("tool", {}).get("projectgraph")

@@ -355,9 +355,9 @@ def _outside_root(root: Path, rel: str) -> str | None:
             return "broken or looping symlink"
         if not real.is_relative_to(root.resolve()):
             return "symlink out of the project root (not followed)"
-        if real.is_dir():
+        if os.path.isdir(real):
             return "symlinked folder (not followed)"
-        if not real.is_file():
+        if not os.path.isfile(real):
             return "not a regular file"
     elif stat.S_ISDIR(st.st_mode):
         return "folder (submodule or nested repository)"
@@ -388,7 +388,7 @@ def discover(
 ) -> Discovery:
     """The files of the project under ``root`` that one of ``languages`` parses, in path order."""
     base = Path(root)
-    if not base.is_dir():
+    if not os.path.isdir(base):
         raise FileNotFoundError(f"not a folder: {base}")
     config = config or ProjectConfig()
     specs = list(languages)

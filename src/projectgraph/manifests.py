@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import configparser
 import json
+import os
 import re
 import shlex
 import tomllib
@@ -128,36 +129,36 @@ def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Mani
         prefix = f"{folder}/" if folder else ""
         own: list[str] = roots if not folder else []
         pyproject = base / f"{prefix}pyproject.toml"
-        if pyproject.is_file():
+        if os.path.isfile(pyproject):
             try:
                 data = tomllib.loads(safefs.read_text(pyproject, root=base))
                 _read_pyproject(data, entries, deps, own, f"{prefix}pyproject.toml")
             except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, AttributeError, TypeError) as error:
                 problems.append(f"{prefix}pyproject.toml: {error or type(error).__name__}")
         setup_cfg = base / f"{prefix}setup.cfg"
-        if setup_cfg.is_file():
+        if os.path.isfile(setup_cfg):
             try:
                 _read_setup_cfg(setup_cfg, entries, deps, own, f"{prefix}setup.cfg", base)
             except (OSError, configparser.Error, UnicodeDecodeError) as error:
                 problems.append(f"{prefix}setup.cfg: {error}")
-        if folder and (pyproject.is_file() or setup_cfg.is_file()):
-            found = [f"{folder}/{r}" for r in own] + [f"{folder}/src"] * (base / folder / "src").is_dir()
+        if folder and (os.path.isfile(pyproject) or os.path.isfile(setup_cfg)):
+            found = [f"{folder}/{r}" for r in own] + [f"{folder}/src"] * os.path.isdir(base / folder / "src")
             for manifest in (pyproject, setup_cfg):
-                if manifest.is_file():
+                if os.path.isfile(manifest):
                     entry_roots[f"{prefix}{manifest.name}"] = tuple(dict.fromkeys([*found, folder]))
     for req in sorted(base.glob("requirements*.txt")):
         try:
             deps |= _requirement_names(safefs.read_text(req, root=base, errors="replace").splitlines())
         except OSError as error:
             problems.append(f"{req.name}: {error}")
-    if (base / "src").is_dir() and "src" not in roots:
+    if os.path.isdir(base / "src") and "src" not in roots:
         roots.append("src")
     deps |= _build_file_dependencies(base, paths, problems)
 
     listed = {p for p in paths if p.rsplit("/", 1)[-1] == "package.json"}
     json_manifests = sorted(listed | {f"{f}/package.json" if f else "package.json" for f in folders})
     for rel in json_manifests:
-        if DEPENDENCY_FOLDERS.intersection(rel.split("/")[:-1]) or not (base / rel).is_file():
+        if DEPENDENCY_FOLDERS.intersection(rel.split("/")[:-1]) or not os.path.isfile(base / rel):
             continue
         try:
             data = json.loads(safefs.read_text(base / rel, root=base))
@@ -172,7 +173,7 @@ def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Mani
             packages.append(package)
     for rel in sorted(
         {p for p in paths if p.rsplit("/", 1)[-1].startswith(("tsconfig", "jsconfig"))}
-        | {n for n in ("tsconfig.json", "jsconfig.json") if (base / n).is_file()}
+        | {n for n in ("tsconfig.json", "jsconfig.json") if os.path.isfile(base / n)}
     ):
         if not rel.endswith(".json"):
             continue
@@ -322,7 +323,7 @@ def _build_file_dependencies(base: Path, paths: tuple[str, ...], problems: list[
         for name in _BUILD_FILES:
             rel = f"{folder}/{name}" if folder else name
             build_file = base / rel
-            if not build_file.is_file():
+            if not os.path.isfile(build_file):
                 continue
             try:
                 text = safefs.read_text(build_file, root=base, errors="replace")

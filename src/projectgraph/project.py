@@ -57,7 +57,7 @@ class Refresh:
 class Project:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root).resolve()
-        if not self.root.is_dir():
+        if not os.path.isdir(self.root):
             raise FileNotFoundError(f"not a folder: {self.root}")
         self.folder = self.root / ".projectgraph"
         self._store: SqliteStore | None = None

@@ -81,6 +81,7 @@ function joins it both ways to the function it names in another package (the run
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
@@ -1715,7 +1716,7 @@ def _read_modules(root: str | None, folders: set[str]) -> list[_Module]:
             seen.add(current)
             go_mod = base / current / "go.mod" if current else base / "go.mod"
             try:
-                text = safefs.read_text(go_mod, errors="replace") if go_mod.is_file() else None
+                text = safefs.read_text(go_mod, errors="replace") if os.path.isfile(go_mod) else None
             except OSError:
                 text = None
             if text is not None:

@@ -49,6 +49,7 @@ are bound; a result cut by the depth cap or by a cycle (``this.x = this.x.wrap()
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
@@ -291,7 +292,7 @@ class JavaScriptLinker:
                 continue
             for name in ("package.json", "tsconfig.json", "jsconfig.json"):
                 rel = f"{folder}/{name}"
-                if rel in known or rel in configs or not (base / rel).is_file():
+                if rel in known or rel in configs or not os.path.isfile(base / rel):
                     continue
                 try:
                     text = safefs.read_text(base / rel)

@@ -116,7 +116,7 @@ def control_files(root: Path, source_paths: Iterable[str], digests: bool = True)
         found[rel] = ControlFile(rel, digest, st.st_size, st.st_mtime_ns)
         if rel.rpartition("/")[2].startswith(("tsconfig", "jsconfig")):
             queue.extend(_extended(rel, data))
-    if (root / "src").is_dir():
+    if os.path.isdir(root / "src"):
         found[SOURCE_ROOT] = ControlFile(SOURCE_ROOT, "", -1, -1)
     return tuple(sorted(found.values()))
 

@@ -171,7 +171,7 @@ def parse_deps(values: Iterable[str], base: str | os.PathLike[str] = ".") -> Dep
                 except DepsError as error:
                     raise DepsError(f"--deps {item!r}: {error}") from None
             path = Path(base, folder).resolve()
-            if not path.is_dir():
+            if not os.path.isdir(path):
                 raise DepsError(f"--deps {item!r}: not a folder: {path}")
             if what not in known_ecosystems() and what.partition(":")[0] not in known_ecosystems():
                 known = ", ".join(known_ecosystems())

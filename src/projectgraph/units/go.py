@@ -79,7 +79,7 @@ def discover(project_root: Path, config: DepsConfig) -> list[Unit]:
             found.setdefault(unit.name, unit)
         for go_mod in go_mods:
             folder = go_mod.parent
-            if (folder / "vendor" / "modules.txt").is_file():
+            if os.path.isfile(folder / "vendor" / "modules.txt"):
                 for unit in vendored_modules(folder / "vendor"):
                     found.setdefault(unit.name, unit)
             elif cache is not None and workspace is None:
@@ -107,7 +107,7 @@ def named_units(folder: Path, what: str, go_mods: Sequence[Path] = ()) -> list[U
     if ":" in what:
         _ecosystem, package, version = split_name(what)
         if package == "std":
-            source = folder / "src" if (folder / "src" / "go.mod").is_file() else folder
+            source = folder / "src" if os.path.isfile(folder / "src" / "go.mod") else folder
             files, excluded = module_files(source, skip=("cmd",))
             if not files:
                 raise DepsError(f"--deps {folder}={what}: no Go source file in {source}")
@@ -116,10 +116,10 @@ def named_units(folder: Path, what: str, go_mods: Sequence[Path] = ()) -> list[U
         if not files:
             raise DepsError(f"--deps {folder}={what}: no Go source file in {folder}")
         return [_unit(package, version, folder, files, excluded, _packages(package, files))]
-    if (folder / "modules.txt").is_file():
+    if os.path.isfile(folder / "modules.txt"):
         return vendored_modules(folder)
-    if (folder / "src" / "go.mod").is_file() or _module_path(folder / "go.mod") == "std":
-        std = standard_library(folder if (folder / "src").is_dir() else folder.parent)
+    if os.path.isfile(folder / "src" / "go.mod") or _module_path(folder / "go.mod") == "std":
+        std = standard_library(folder if os.path.isdir(folder / "src") else folder.parent)
         if std is None:
             raise DepsError(f"--deps {folder}=go: no Go standard library in {folder}")
         return [std]
@@ -135,14 +135,14 @@ def named_units(folder: Path, what: str, go_mods: Sequence[Path] = ()) -> list[U
 def _workspace_vendor(base: Path, go_mods: Sequence[Path]) -> Path | None:
     """The vendor folder of a go.work at the project root or above a go.mod, if it has modules.txt."""
     for folder in dict.fromkeys([base, *(m.parent.parent for m in go_mods)]):
-        if (folder / "go.work").is_file() and (folder / "vendor" / "modules.txt").is_file():
+        if os.path.isfile(folder / "go.work") and os.path.isfile(folder / "vendor" / "modules.txt"):
             return folder / "vendor"
     return None
 
 
 def _looks_like_cache(folder: Path) -> bool:
     """A module cache: its ``cache/download`` folder, or a ``<path>@<version>`` folder near its top."""
-    if (folder / "cache" / "download").is_dir():
+    if os.path.isdir(folder / "cache" / "download"):
         return True
     return any(any(folder.glob("/".join(["*"] * depth) + "@*")) for depth in range(0, 4))
 
@@ -204,7 +204,7 @@ def goroot() -> Path | None:
         return None
     binary = Path(go).resolve()
     root = binary.parent.parent
-    return root if (root / "src").is_dir() else None
+    return root if os.path.isdir(root / "src") else None
 
 
 def _go_env(name: str) -> str:
@@ -241,7 +241,7 @@ def go_version(root: Path) -> str:
 def standard_library(root: Path) -> Unit | None:
     """The unit ``go:std@<version>`` of a GOROOT, with its ``cmd`` module left out."""
     source = root / "src"
-    if _module_path(source / "go.mod") != "std" and not (source / "runtime").is_dir():
+    if _module_path(source / "go.mod") != "std" and not os.path.isdir(source / "runtime"):
         return None
     files, excluded = module_files(source, skip=("cmd",))
     if not files:
@@ -310,7 +310,7 @@ def module_cache() -> Path | None:
     gopath = os.environ.get("GOPATH", "")
     first = gopath.split(os.pathsep)[0] if gopath else ""
     cache = Path(first) / "pkg" / "mod" if first else Path.home() / "go" / "pkg" / "mod"
-    return cache if cache.is_dir() else None
+    return cache if os.path.isdir(cache) else None
 
 
 def escape_module_path(path: str) -> str:
@@ -391,7 +391,7 @@ def cached_modules(cache: Path, requirements: Iterable[tuple[str, str]]) -> list
         if path in units:  # a higher version of a module only go.sum names was there
             continue
         root = cache / f"{escape_module_path(path)}@{version}"
-        if not root.is_dir():
+        if not os.path.isdir(root):
             continue
         files, excluded = module_files(root)
         if files:
@@ -422,7 +422,7 @@ def module_files(root: Path, skip: Sequence[str] = ()) -> tuple[tuple[str, ...],
                 continue
             if not relative and name in skip:
                 continue
-            if (here / name / "go.mod").exists():
+            if os.path.exists(here / name / "go.mod"):
                 continue
             keep.append(name)
         names[:] = sorted(keep)

@@ -100,7 +100,7 @@ def discover(project_root: Path, config: DepsConfig) -> list[Unit]:
     units: list[Unit] = []
     if config.auto:
         modules = project_root / "node_modules"
-        if modules.is_dir():
+        if os.path.isdir(modules):
             units.extend(node_modules_units(modules))
     for folder, what in config.named:
         ecosystem = what.partition(":")[0]
@@ -108,7 +108,7 @@ def discover(project_root: Path, config: DepsConfig) -> list[Unit]:
             continue
         named = Path(folder)
         if what == "npm":
-            if not named.is_dir():
+            if not os.path.isdir(named):
                 raise DepsError(f"--deps {folder}=npm: not a folder")
             units.extend(node_modules_units(named))
         else:
@@ -145,15 +145,15 @@ def _whole_environment(folder: Path) -> bool:
     if os.environ.get("NODE_PATH"):
         return False
     home = Path.home()
-    if any((home / legacy).is_dir() for legacy in (".node_modules", ".node_libraries")):
+    if any(os.path.isdir(home / legacy) for legacy in (".node_modules", ".node_libraries")):
         return False
-    return not any((above / "node_modules").is_dir() for above in folder.resolve().parent.parents)
+    return not any(os.path.isdir(above / "node_modules") for above in folder.resolve().parent.parents)
 
 
 def folder_unit(folder: Path, name: str) -> Unit:
     """A named package folder as the one unit ``name``."""
     _ecosystem, package, version = split_name(name)
-    if not folder.is_dir():
+    if not os.path.isdir(folder):
         raise DepsError(f"--deps {folder}={name}: not a folder")
     manifest = _read_manifest(folder) or {}
     unit = _unit(_Package(folder, folder.resolve(), package, version, manifest), ())
@@ -182,7 +182,7 @@ def _packages_in(folder: Path, seen: set[Path]) -> list[_Package]:
         else:
             candidates.append(path)
     for path in candidates:
-        if not path.is_dir():
+        if not os.path.isdir(path):
             continue
         real = path.resolve()
         if real in seen:
@@ -223,7 +223,7 @@ def _requires(package: _Package) -> tuple[str, ...]:
     for dep in sorted(names):
         for folder in folders:
             candidate = folder / "node_modules" / dep
-            manifest = _read_manifest(candidate) if candidate.is_dir() else None
+            manifest = _read_manifest(candidate) if os.path.isdir(candidate) else None
             if manifest is None:
                 continue
             version = manifest.get("version")

@@ -78,10 +78,10 @@ def find_environment(project_root: Path) -> Path | None:
     """The project's virtual environment: ``.venv``, ``venv``, else ``$VIRTUAL_ENV``."""
     for name in (".venv", "venv"):
         candidate = project_root / name
-        if (candidate / "pyvenv.cfg").is_file():
+        if os.path.isfile(candidate / "pyvenv.cfg"):
             return candidate
     active = os.environ.get("VIRTUAL_ENV")
-    if active and (Path(active) / "pyvenv.cfg").is_file():
+    if active and os.path.isfile(Path(active) / "pyvenv.cfg"):
         return Path(active)
     return None
 
@@ -91,18 +91,18 @@ def site_packages(environment: Path) -> list[Path]:
     found = sorted(environment.glob("lib/python*/site-packages"))
     found += sorted(environment.glob("lib64/python*/site-packages"))
     windows = environment / "Lib" / "site-packages"
-    if windows.is_dir():
+    if os.path.isdir(windows):
         found.append(windows)
     unique: list[Path] = []
     for path in found:
-        if path.is_dir() and all(not path.samefile(u) for u in unique):
+        if os.path.isdir(path) and all(not path.samefile(u) for u in unique):
             unique.append(path)
     return unique
 
 
 def distributions(site: Path) -> list[Unit]:
     """One unit per ``*.dist-info`` of a site-packages folder that has Python files of its own."""
-    if not site.is_dir():
+    if not os.path.isdir(site):
         raise DepsError(f"not a folder: {site}")
     read: list[tuple[str, str, tuple[str, ...], tuple[str, ...], list[str], Path]] = []
     for info in sorted(site.glob("*.dist-info")):
@@ -195,7 +195,7 @@ def _record(site: Path, info: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
             top = top.split(".", 1)[0]  # mod.py, _ext.cpython-311-x86_64-linux-gnu.so
         if top.isidentifier():
             provides.add(top)
-        if path.endswith(".py") and (site / path).is_file():
+        if path.endswith(".py") and os.path.isfile(site / path):
             files.add(path)
     with contextlib.suppress(OSError):
         provides.update(
@@ -209,7 +209,7 @@ def _record(site: Path, info: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def folder_unit(folder: Path, name: str) -> Unit:
     """A named folder as one pypi unit: a package folder under its name, else an import root."""
     ecosystem, package, version = split_name(name)
-    if (folder / "__init__.py").is_file():
+    if os.path.isfile(folder / "__init__.py"):
         root = folder.parent
         files = tuple(sorted(f"{folder.name}/{p}" for p in _python_files(folder)))
     else:
@@ -239,7 +239,7 @@ def stdlib_unit(environment: Path | None) -> Unit | None:
     if folder is None:
         version = f"{sys.version_info.major}.{sys.version_info.minor}"
         folder = Path(sysconfig.get_paths()["stdlib"])
-    if not (folder / "os.py").is_file():
+    if not os.path.isfile(folder / "os.py"):
         return None
     return _stdlib_from(folder, unit_name("python", "std", version or ""))
 
@@ -266,14 +266,14 @@ def _environment_stdlib(environment: Path) -> tuple[str | None, Path | None]:
     if version == f"{sys.version_info.major}.{sys.version_info.minor}":
         candidates.append(Path(sysconfig.get_paths()["stdlib"]))
     for candidate in candidates:
-        if (candidate / "os.py").is_file():
+        if os.path.isfile(candidate / "os.py"):
             return version, candidate
     return version, None
 
 
 def _stdlib_from(folder: Path, name: str) -> Unit:
     ecosystem, package, version = split_name(name)
-    if not (folder / "os.py").is_file():
+    if not os.path.isfile(folder / "os.py"):
         raise DepsError(f"--deps {folder}={name}: not a Python standard library folder (no os.py)")
     files = tuple(sorted(_python_files(folder, _STD_SKIP)))
     provides = {f.split("/")[0].removesuffix(".py") for f in files}

@@ -96,7 +96,7 @@ def discover(project_root: Path, config: DepsConfig) -> list[Unit]:
             if unit is not None:
                 found[unit.name] = unit
                 served += 1
-        if not served and not any((child / "Cargo.toml").is_file() for child in _children(folder)):
+        if not served and not any(os.path.isfile(child / "Cargo.toml") for child in _children(folder)):
             raise DepsError(
                 f"--deps {folder}=cargo: no crate folder (<name>-<version>/Cargo.toml) in {folder}"
             )
@@ -209,7 +209,7 @@ def lib_name(root: Path) -> str:
 
 def _children(folder: Path) -> list[Path]:
     try:
-        return sorted(p for p in folder.iterdir() if p.is_dir())
+        return sorted(p for p in folder.iterdir() if os.path.isdir(p))
     except OSError:
         return []
 
@@ -227,7 +227,7 @@ def vendor_folders(folder: Path, base: Path) -> list[Path]:
                 if isinstance(source, dict) and isinstance(source.get("directory"), str):
                     found.append((where / source["directory"]).resolve())
         found.append(where / "vendor")
-    return [path for path in dict.fromkeys(found) if path.is_dir()]
+    return [path for path in dict.fromkeys(found) if os.path.isdir(path)]
 
 
 def registry_folders() -> list[Path]:
@@ -235,9 +235,9 @@ def registry_folders() -> list[Path]:
     home = Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
     found: list[Path] = []
     source = home / "registry" / "src"
-    if source.is_dir():
-        found += sorted(p for p in source.iterdir() if p.is_dir())
-    if DEBIAN_REGISTRY.is_dir():
+    if os.path.isdir(source):
+        found += sorted(p for p in source.iterdir() if os.path.isdir(p))
+    if os.path.isdir(DEBIAN_REGISTRY):
         found.append(DEBIAN_REGISTRY)
     return found
 
@@ -249,7 +249,7 @@ def git_checkouts() -> dict[tuple[str, str], Path]:
     home = Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
     found: dict[tuple[str, str], Path] = {}
     checkouts = home / "git" / "checkouts"
-    for revision in sorted(checkouts.glob("*/*")) if checkouts.is_dir() else ():
+    for revision in sorted(checkouts.glob("*/*")) if os.path.isdir(checkouts) else ():
         for where, names, filenames in os.walk(revision):
             depth = len(Path(where).relative_to(revision).parts)
             names[:] = (
@@ -270,7 +270,7 @@ def crate_folder(name: str, version: str, vendors: list[Path], registries: list[
                 return candidate
     for registry in registries:
         candidate = registry / f"{name}-{version}"
-        if (candidate / "Cargo.toml").is_file():
+        if os.path.isfile(candidate / "Cargo.toml"):
             return candidate
     return None
 
@@ -285,7 +285,7 @@ def lib_files(root: Path) -> tuple[str, ...]:
             lib = posixpath.normpath(table["path"])
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
         pass
-    if not (root / lib).is_file():
+    if not os.path.isfile(root / lib):
         return ()
     folder = posixpath.dirname(lib)
     start = root / folder if folder else root
@@ -313,7 +313,7 @@ def _manifest_version(folder: Path) -> tuple[str, str] | None:
 
 
 def _lock_file(base: Path) -> Path | None:
-    if (base / "Cargo.lock").is_file():
+    if os.path.isfile(base / "Cargo.lock"):
         return base / "Cargo.lock"
     for folder, names, filenames in os.walk(base):
         names[:] = sorted(
