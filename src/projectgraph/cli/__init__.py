@@ -28,6 +28,7 @@ from projectgraph.cli import (
     summary,
     symbol,
     sync,
+    ui,
     watch,
 )
 from projectgraph.cli import compare as compare_module
@@ -59,3 +60,4 @@ for _shell in (build_module, providers_module, compare_module):  # external prov
     main.add_command(_shell.command)
 main.add_command(changes.command)
 main.add_command(export.command)
+main.add_command(ui.command)

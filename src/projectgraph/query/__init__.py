@@ -138,6 +138,30 @@ class QueryEngine:
         results = [_node(rows[i]) | {"score": 1.0} for i in sorted(rows)]
         return {"query": name, "results": results}
 
+    @_in_snapshot
+    def describe(self, text: str) -> dict[str, Any]:
+        """One symbol in full: its node and doc, its roots, the unresolved sites and dynamic flags in
+        its code (``query.browse``)."""
+        from projectgraph.query import browse
+
+        return browse.describe(self.connection, self.resolve(text))
+
+    @_in_snapshot
+    def files(self, unit: str | None = None) -> dict[str, Any]:
+        """The project's files (or one unit's) with their statuses; the units with their versions."""
+        from projectgraph.query import browse
+
+        answer = browse.files(self.connection, unit)
+        if unit and not any(u["unit"] == unit for u in answer["units"]):
+            raise QueryError(f"no unit {unit!r} in the stored graph")
+        return answer
+
+    def generation(self) -> dict[str, int]:
+        """The store's sync generation (``query.browse.generation``): it moves when a sync commits."""
+        from projectgraph.query import browse
+
+        return browse.generation(self.connection)
+
     # ---- neighbours -----------------------------------------------------------------------
     def _neighbours(self, text: str, direction: str, limit: int) -> dict[str, Any]:
         if limit < 1:

@@ -1366,3 +1366,46 @@ def provider_rows(
         (run,),
     ).fetchall()
     return nodes, edges
+
+
+# ---- what the viewer shows beside the edges (projectgraph.query composes these) -----------------
+
+
+def sites_of(
+    connection: sqlite3.Connection, node: int
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[str, str]]]:
+    """The unresolved sites (path, line, col, reason, name, text, prefix, covered), the dynamic flags
+    (path, line, col, kind, prefix) and the roots (kind, rule) of one node, each in site order."""
+    unresolved = connection.execute(
+        "SELECT path, line, col, reason, name, text, prefix, covered FROM unresolved WHERE caller = ? "
+        "ORDER BY path, line, col, reason, name",
+        (node,),
+    ).fetchall()
+    dynamic = connection.execute(
+        "SELECT path, line, col, kind, prefix FROM dynamic WHERE caller = ? ORDER BY path, line, col, kind",
+        (node,),
+    ).fetchall()
+    roots = connection.execute(
+        "SELECT kind, rule FROM roots WHERE node = ? ORDER BY kind, rule", (node,)
+    ).fetchall()
+    return unresolved, dynamic, roots
+
+
+def file_rows(connection: sqlite3.Connection) -> list[tuple[str, str, str, str, str]]:
+    """Every stored file: (path, language, status, reason, unit), project files first, by path."""
+    return connection.execute(
+        "SELECT path, language, status, reason, unit FROM files ORDER BY unit != '', unit, path"
+    ).fetchall()
+
+
+def sync_generation(connection: sqlite3.Connection) -> tuple[int, int]:
+    """(the latest run id, the last sync's time in ns): both move when a sync commits, the second
+    also when a sync found nothing to change; (0, 0) before the first."""
+    row = connection.execute(
+        "SELECT (SELECT max(id) FROM runs), (SELECT value FROM metadata WHERE name = 'synced_at_ns')"
+    ).fetchone()
+    try:
+        synced = int(row[1]) if row[1] is not None else 0
+    except ValueError:
+        synced = 0
+    return int(row[0] or 0), max(synced, 0)
