@@ -216,6 +216,13 @@ def test_reach_gives_the_path_hop_by_hop_and_the_uncertainties(client: Client) -
     assert uncertain["status"] == "uncertain" and uncertain["uncertainties"]
     assert all(u["caller"] and u["site"] for u in uncertain["uncertainties"])
 
+    assert client.ok("/api/reach?prepare=1") == {"graph": "ready"}  # read by the search above
+
+    capped = client.ok("/api/reach?target=yaml//load&max_depth=1")["results"][0]
+    assert capped["status"] == "uncertain"  # where the search stopped is said, never not-found
+    assert "the depth cap stopped the search" in {u["reason"] for u in capped["uncertainties"]}
+    assert not client.ok("/api/reach?target=yaml//load")["results"][0]["uncertainties"]
+
     from_legacy = client.ok("/api/reach?target=pickle//loads&source=shop/legacy.py:restore&sources_only=1")
     assert from_legacy["results"][0]["status"] == "found"
     status, error = client.get("/api/reach?target=pickle//loads&sources_only=1")

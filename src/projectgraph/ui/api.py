@@ -279,9 +279,22 @@ class Api:
                     self._graph.run = run
             return self._graph.graph
 
+    def _prepare(self) -> dict[str, Any]:
+        """Start reading the stored graph for reach in the background (the page asks when the reach
+        view opens, so the first search does not wait for the read); say whether it is read."""
+        with self.engines.engine() as engine:
+            run = engine.generation()["run"]
+        ready = self._graph.graph is not None and self._graph.run == run
+        if not ready and not self._graph.lock.locked():
+            threading.Thread(target=self._stored_graph, name="projectgraph-ui-graph", daemon=True).start()
+        return {"graph": "ready" if ready else "reading"}
+
     def reach(self, params: Params) -> dict[str, Any]:
-        """``reach`` over the stored graph, each hop with where its node is (to link it)."""
+        """``reach`` over the stored graph, each hop with where its node is (to link it); with
+        ``prepare=1`` and no target, the read of the graph starts and the answer says if it is done."""
         texts = [t.strip() for value in params.get("target", []) for t in value.split(",") if t.strip()]
+        if not texts and _flag(params, "prepare"):
+            return self._prepare()
         if not texts:
             raise ApiError(400, "missing parameter 'target' (a key such as yaml//load, or subprocess//*)")
         if len(texts) > MAX_TARGETS:

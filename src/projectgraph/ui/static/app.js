@@ -89,11 +89,12 @@
   }
   const symbolHref = (key, line) => `#/symbol/${encodeURIComponent(key)}` + (line ? `?line=${line}` : "");
   const impactHref = (key, depth) => `#/impact/${encodeURIComponent(key)}?depth=${depth || 2}`;
-  function reachHref(targets, sources, only) {
+  function reachHref(targets, sources, only, depth) {
     const q = new URLSearchParams();
     (targets || []).forEach((t) => q.append("target", t));
     (sources || []).forEach((x) => q.append("source", x));
     if (only) q.set("only", "1");
+    if (depth) q.set("depth", String(depth));
     return "#/reach" + (q.toString() ? `?${q}` : "");
   }
   function symbolLink(key, line, text) {
@@ -150,6 +151,12 @@
     for (const a of document.querySelectorAll(".tabs a")) a.classList.toggle("active", a.dataset.tab === p[0]);
     const fresh = h("div", { class: "content" });
     const live = () => token === state.renderToken;
+    // a view that takes longer than a blink shows what it has so far (a refresh keeps the old one)
+    const early = opts.refresh ? null : setTimeout(() => {
+      if (!live()) return;
+      if (!fresh.childNodes.length) add(fresh, h("p", { class: "muted loading" }, "Loading…"));
+      view.replaceChildren(fresh);
+    }, 150);
     try {
       if (p[0] === "symbol" && p[1]) await viewSymbol(fresh, p[1], params, opts, live);
       else if (p[0] === "impact" && p[1]) await viewImpact(fresh, p[1], params, live);
@@ -161,8 +168,10 @@
       if (!live()) return;
       fresh.replaceChildren(errorBox(error));
     }
+    clearTimeout(early);
     if (!live()) return;
-    view.replaceChildren(fresh);
+    for (const note of fresh.querySelectorAll(":scope > .loading")) note.remove();
+    if (fresh.parentNode !== view) view.replaceChildren(fresh);
     if (state.graph && state.graph.box.isConnected) state.graph.fit();
     const ms = Math.round(performance.now() - started);
     window.__pg.views.push({ route: location.hash, ms });
@@ -782,6 +791,7 @@
     const targets = params.getAll("target");
     const sources = params.getAll("source");
     const only = params.get("only") === "1";
+    const depth = Number(params.get("depth")) || 0;
     const form = h("form", { class: "reachform", id: "reach-form" },
       h("label", { for: "reach-target" }, "target(s)"),
       h("input", { type: "text", id: "reach-target", placeholder: "yaml//load, subprocess//*, app/db.py//connect", value: targets.join(", ") }),
@@ -789,23 +799,32 @@
       h("input", { type: "text", id: "reach-source", placeholder: "the roots (default), or sources: path:Qualified.name, a key", value: sources.join(", ") }),
       h("span", {}),
       h("label", {}, h("input", { type: "checkbox", id: "reach-only", checked: only }), " from the sources only (not the roots)"),
+      h("label", { for: "reach-depth" }, "max depth"),
+      h("div", {}, h("input", { type: "text", id: "reach-depth", inputmode: "numeric", size: 6, placeholder: "no cap", value: depth || "" }),
+        h("span", { class: "muted small" }, " hops from a start; a search stopped by it says where (budget)")),
       h("span", {}),
       h("div", {}, h("button", { type: "submit", class: "primary", id: "reach-run" }, "Does it reach?")));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       const split = (v) => v.split(",").map((x) => x.trim()).filter(Boolean);
-      location.hash = reachHref(split($("#reach-target").value), split($("#reach-source").value), $("#reach-only").checked);
+      location.hash = reachHref(split($("#reach-target").value), split($("#reach-source").value), $("#reach-only").checked, Number($("#reach-depth").value) || 0);
     });
     const examples = ["yaml//load", "pickle//loads", "subprocess//*", "os//system", "builtins//eval", "requests//*"];
     add(el, h("div", { class: "panel" },
       h("h1", {}, "Reach"),
       h("p", { class: "muted" }, "Does code that runs (the roots: mains, manifest scripts, handlers, tests; or the sources you give) reach a target? A target is a key: the module as its language writes it, // for its separator, then the names; //* matches every key under it."),
       form,
-      h("p", { class: "examples" }, "try: ", examples.map((t) => h("a", { href: reachHref([t], sources, only), class: "mono" }, t)))));
-    if (!targets.length) return;
+      h("p", { class: "examples" }, "try: ", examples.map((t) => h("a", { href: reachHref([t], sources, only, depth), class: "mono" }, t)))));
+    if (!targets.length) {
+      api("reach", { prepare: 1 }).catch(() => {}); // the server starts reading the graph meanwhile
+      return;
+    }
     const started = performance.now();
-    const answer = await api("reach", { target: targets, source: sources, sources_only: only ? "1" : "" });
+    const wait = h("p", { class: "muted", id: "reach-wait" }, "Searching… (the first reach of a server reads the whole stored graph: seconds on a large project; later ones reuse it)");
+    add(el, wait);
+    const answer = await api("reach", { target: targets, source: sources, sources_only: only ? "1" : "", max_depth: depth || "" });
     if (!live()) return;
+    wait.remove();
     window.__pg.reach = Math.round(performance.now() - started);
     for (const r of answer.results) add(el, reachResult(r));
   }
