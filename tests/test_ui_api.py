@@ -182,6 +182,11 @@ def test_callers_and_callees_are_the_engines_answers(client: Client, project: Pa
     assert callees == engine(project).callees("checkout", 2)
     low = client.ok("/api/callees?key=load_catalog")
     assert any(r["confidence"] == "low" and r["kind"] == "reference" for r in low["results"])
+    honest = client.ok("/api/callers?key=yaml//SafeLoader")
+    assert honest["status"] == "callers-unknown"
+    assert [(u["rule"], u["key"]) for u in honest["uncertain"]["results"]] == [
+        ("value", "shop/catalog.py//load_catalog")
+    ]
     status, _ = client.get("/api/callers?key=load_catalog&limit=abc")
     assert status == 400
 

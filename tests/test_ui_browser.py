@@ -219,6 +219,20 @@ def test_a_symbol_shows_its_unresolved_sites_with_their_reasons(page: Page, shop
     _shot(page, "unresolved")
 
 
+def test_callers_say_no_caller_only_when_nothing_could_call_it(page: Page, shop: Viewer) -> None:
+    _open(page, shop, _symbol("shop/legacy.py//restore"))
+    expect(page.locator("#callers")).to_contain_text(
+        "No caller: no edge, and nothing unresolved could name it."
+    )
+    expect(page.locator("#uncertain")).to_contain_text("no-caller")
+    _open(page, shop, _symbol("yaml//SafeLoader"))  # passed as a value: who gets it may call it
+    expect(page.locator("#uncertain")).to_contain_text("callers-unknown")
+    row = page.locator("#uncertain tr", has_text="load_catalog")
+    expect(row).to_contain_text("value")
+    expect(row.locator("a", has_text="shop/catalog.py:16:40")).to_have_count(1)
+    _shot(page, "uncertain-callers")
+
+
 def test_reach_shows_the_path_hop_by_hop_and_the_uncertainties_with_their_sites(
     page: Page, shop: Viewer
 ) -> None:

@@ -31,8 +31,11 @@ from projectgraph.reach import SOURCES_AND_ROOTS, SOURCES_ONLY, Query, ReachErro
 from projectgraph.store import sqlite as sql
 from projectgraph.ui.live import LiveState
 
-ENGINES = 3
-"""Connections answering requests at once (the machine has few cores; a reach holds one)."""
+ENGINES = 1
+"""Engines answering requests at once. One: each query takes milliseconds, and an engine keeps what
+it reads once per stored run beside its connection (the uncertain callers' tables: 140 MB and
+seconds on Django), which a second engine would read again; reach reads the graph on a connection
+of its own, so a long reach does not hold up an expand."""
 MAX_EXCERPT_LINES = 400
 MAX_LINE_CHARS = 400
 MAX_LIMIT = 1000
@@ -122,11 +125,12 @@ class Engines:
 
 @dataclass
 class _GraphCache:
-    """The whole stored graph for reach, read once per stored run."""
+    """The whole stored graph for reach, read once per stored run on a connection of its own."""
 
     run: int = -1
     graph: Graph | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    project: Project | None = None
 
 
 class Api:
@@ -150,6 +154,11 @@ class Api:
 
     def close(self) -> None:
         self.engines.close()
+        with self._graph.lock:
+            if self._graph.project is not None:
+                self._graph.project.close()
+                self._graph.project = None
+            self._graph.graph = None
 
     def answer(self, name: str, params: Params) -> dict[str, Any]:
         """The answer of endpoint ``name``; an ``ApiError`` for a request it cannot answer."""
@@ -270,20 +279,31 @@ class Api:
             "files": ordered,
         }
 
+    def warm(self) -> None:
+        """Read now what the engines read once per stored run (at start, after a sync), so the
+        first question after it does not wait for that read."""
+        with self.engines.engine() as engine:
+            unknowns = getattr(engine, "unknowns", None)
+            if callable(unknowns):
+                unknowns()
+
     def _stored_graph(self) -> Graph:
-        with self._graph.lock:
-            with self.engines.engine() as engine:
-                run = engine.generation()["run"]
-                if self._graph.graph is None or self._graph.run != run:
-                    self._graph.graph = sql.read_graph(engine.connection)
-                    self._graph.run = run
-            return self._graph.graph
+        cache = self._graph
+        with cache.lock:
+            if cache.project is None:
+                cache.project = Project(self.root)
+            connection = cache.project.store.connection
+            run, _synced = sql.sync_generation(connection)
+            if cache.graph is None or cache.run != run:
+                cache.graph = None  # the old run's graph goes before the new one is read
+                cache.graph = sql.read_graph(connection)
+                cache.run = run
+            return cache.graph
 
     def _prepare(self) -> dict[str, Any]:
         """Start reading the stored graph for reach in the background (the page asks when the reach
         view opens, so the first search does not wait for the read); say whether it is read."""
-        with self.engines.engine() as engine:
-            run = engine.generation()["run"]
+        run = self.live.snapshot()["generation"]["run"]
         ready = self._graph.graph is not None and self._graph.run == run
         if not ready and not self._graph.lock.locked():
             threading.Thread(target=self._stored_graph, name="projectgraph-ui-graph", daemon=True).start()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ class LiveState:
         self.generation: dict[str, int] = {"run": 0, "synced_at_ns": 0}
         self.staleness: dict[str, Any] = {"checked": False}
         self.changed = threading.Condition()
+        self.on_new_run: list[Callable[[], None]] = []  # called in this thread after a new run
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._project = Project(root)
@@ -104,8 +106,11 @@ class LiveState:
             try:
                 generation = self._engine.generation()
                 if generation != self.generation:
+                    new_run = generation["run"] != self.generation["run"]
                     self._publish(generation=generation)
                     next_check = 0.0  # a sync just committed: look at the working copy now
+                    for call in self.on_new_run if new_run else ():
+                        call()
                 if time.monotonic() >= next_check:
                     staleness = self._check()
                     if _differs(staleness, self.staleness):

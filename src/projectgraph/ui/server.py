@@ -138,8 +138,20 @@ class UiServer:
                 return f"Origin {origin!r} is not this server (cross-site requests are refused)"
         return None
 
-    def serve_forever(self) -> None:
+    def _begin(self) -> None:
+        """Start the live state, and read in the background what the engine reads once per run."""
+        self.live.on_new_run.append(self.api.warm)
         self.live.start()
+        threading.Thread(target=self._warm, name="projectgraph-ui-warm", daemon=True).start()
+
+    def _warm(self) -> None:
+        try:
+            self.api.warm()
+        except Exception:  # the first question reads it then
+            log.exception("warming the engine failed")
+
+    def serve_forever(self) -> None:
+        self._begin()
         try:
             self.httpd.serve_forever(poll_interval=0.2)
         finally:
@@ -147,7 +159,7 @@ class UiServer:
 
     def start(self) -> None:
         """Serve in a background thread (tests, benchmarks); ``stop`` ends it."""
-        self.live.start()
+        self._begin()
         self._thread = threading.Thread(target=self.httpd.serve_forever, args=(0.2,), daemon=True)
         self._thread.start()
 
