@@ -195,13 +195,19 @@ def test_the_mcp_tools_give_the_uncertain_callers(root: Path, engine: QueryEngin
     from test_mcp import call, converse, without_checks
 
     async def conversation(client: object) -> None:
-        impact = await call(client, "code_impact", {"symbol_id": "by_param", "include_uncertain": True})  # type: ignore[arg-type]
-        assert without_checks(impact) == engine.impact("by_param", 2, include_uncertain=True)
+        args = {"symbol_id": "by_param", "include_uncertain": True, "detail": "full"}
+        impact = await call(client, "code_impact", args)  # type: ignore[arg-type]
+        direct = engine.impact("by_param", 2, include_uncertain=True)
+        assert without_checks(impact["uncertain"]) == direct["uncertain"]
+        assert {i["key"]: i["uncertain"] for i in impact["impacted"]} == {
+            i["key"]: i["uncertain"] for i in direct["impacted"]
+        }
+        assert impact["byDepth"] == direct["byDepth"] and impact["status"] == direct["status"]
         capped = await call(client, "code_impact", {"symbol_id": "by_param", "uncertain_limit": 1})  # type: ignore[arg-type]
         assert capped["uncertain"]["total"] == 2 and len(capped["uncertain"]["results"]) == 1
         nobody = await call(client, "code_callers", {"symbol_id": "nobody"})  # type: ignore[arg-type]
         assert nobody["status"] == "no-caller" and nobody["uncertain"]["total"] == 0
-        by_dict = await call(client, "code_callers", {"symbol_id": "by_dict"})  # type: ignore[arg-type]
-        assert without_checks(by_dict) == engine.callers("by_dict")
+        by_dict = await call(client, "code_callers", {"symbol_id": "by_dict", "detail": "full"})  # type: ignore[arg-type]
+        assert without_checks(by_dict["uncertain"]) == engine.callers("by_dict")["uncertain"]
 
     converse("stdio", root, conversation)

@@ -225,11 +225,23 @@ def test_tools_are_listed_with_their_schemas(shop: Path, transport: str, mode: s
         assert tool.annotations is not None and tool.annotations.read_only_hint
         props = {name: tool.input_schema["properties"] for name, tool in listed.items()}
         assert props["search_code"]["mode"]["enum"] == ["keyword", "semantic", "hybrid"]
-        assert props["code_callers"]["limit"]["default"] == 50
-        assert props["code_callees"]["limit"]["default"] == 50
+        # a page of 20 at detail normal, every entry at full (query/answers.py): no fixed default
+        assert (
+            "default" not in props["code_callers"]["limit"]
+            and "default" not in props["code_callees"]["limit"]
+        )
+        assert props["code_callers"]["detail"]["default"] == "normal"
+        assert props["code_impact"]["detail"]["enum"] == ["summary", "normal", "full"]
         assert (props["code_impact"]["depth"]["minimum"], props["code_impact"]["depth"]["maximum"]) == (1, 6)
         assert props["code_impact"]["depth"]["default"] == 2
-        assert set(props["code_reach"]) == {"targets", "sources", "sources_only", "project_path"}
+        assert set(props["code_reach"]) == {
+            "targets",
+            "sources",
+            "sources_only",
+            "max_depth",
+            "summaries",
+            "project_path",
+        }
         assert set(props["code_path"]) == {"from", "to", "project_path"}
         assert listed["code_reach"].input_schema["required"] == ["targets"]
         assert listed["code_path"].input_schema["required"] == ["from", "to"]
@@ -245,10 +257,12 @@ def test_every_tool_answers_as_the_engine(shop: Path, engine: QueryEngine, trans
         answers["search"] = await call(client, "search_code", {"query": "load catalog", "mode": "keyword"})
         answers["symbol"] = await call(client, "code_symbol", {"name": "Basket"})
         answers["callers"] = await call(
-            client, "code_callers", {"symbol_id": "shop/catalog.py//load_catalog"}
+            client, "code_callers", {"symbol_id": "shop/catalog.py//load_catalog", "detail": "full"}
         )
         answers["callees"] = await call(client, "code_callees", {"symbol_id": "checkout", "limit": 2})
-        answers["impact"] = await call(client, "code_impact", {"symbol_id": "load_catalog", "depth": 3})
+        answers["impact"] = await call(
+            client, "code_impact", {"symbol_id": "load_catalog", "depth": 3, "detail": "full"}
+        )
         answers["path"] = await call(client, "code_path", {"from": "main", "to": "load_catalog"})
         answers["reach"] = await call(client, "code_reach", {"targets": ["yaml//load", "pickle//loads"]})
         answers["status"] = await call(client, "index_status", {})
@@ -258,15 +272,27 @@ def test_every_tool_answers_as_the_engine(shop: Path, engine: QueryEngine, trans
         for name in ("search", "symbol", "callers", "callees", "impact", "path", "reach"):
             assert answers[name]["staleOmitted"] == 0 and answers[name]["notes"] == [], name
 
-        assert without_checks(answers["search"]) == engine.search("load catalog", "keyword", 20)
+        assert without_checks(answers["search"]) == engine.search("load catalog", "keyword", 10)
         assert answers["search"]["results"][0]["key"] == "shop/catalog.py//load_catalog"
         assert without_checks(answers["symbol"]) == engine.symbol("Basket")
         assert [r["key"] for r in answers["symbol"]["results"]] == ["shop/orders.py//Basket"]
-        assert without_checks(answers["callers"]) == engine.callers("shop/catalog.py//load_catalog")
+        # detail full: the engine's entries, grouped by file beside them (query/answers.py)
+        direct = engine.callers("shop/catalog.py//load_catalog")
+        assert without_checks(answers["callers"]["results"]) == direct["results"]
+        assert (
+            answers["callers"]["total"] == direct["total"]
+            and answers["callers"]["status"] == direct["status"]
+        )
         assert [r["key"] for r in answers["callers"]["results"]] == ["shop/orders.py//checkout"]
-        assert without_checks(answers["callees"]) == engine.callees("checkout", 2)
+        callees = engine.callees("checkout", 2)
+        assert [r["key"] for r in answers["callees"]["results"]] == [r["key"] for r in callees["results"]]
+        assert answers["callees"]["total"] == callees["total"]
         assert answers["callees"]["truncated"] is True and len(answers["callees"]["results"]) == 2
-        assert without_checks(answers["impact"]) == engine.impact("load_catalog", 3)
+        full = engine.impact("load_catalog", 3)
+        assert {(i["key"], i["depth"]) for i in answers["impact"]["impacted"]} == {
+            (i["key"], i["depth"]) for i in full["impacted"]
+        }
+        assert answers["impact"]["total"] == len(full["impacted"]) - 1
         impacted = {i["key"]: i["depth"] for i in answers["impact"]["impacted"]}
         assert impacted["shop/catalog.py//load_catalog"] == 0
         assert impacted["shop/orders.py//checkout"] == 1 and impacted["shop/cli.py//main"] == 2
@@ -336,7 +362,7 @@ def test_answers_are_checked_against_the_working_copy(stale_shop: Path, transpor
         assert callers["staleOmitted"] == 0
         assert any("changed since indexing" in n and "shop/orders.py" in n for n in callers["notes"])
         impact = await call(client, "code_impact", {"symbol_id": "load_catalog"})
-        stale = {i["key"]: i["stale"] for i in impact["impacted"]}
+        stale = {i["key"]: i.get("stale", False) for i in impact["impacted"]}  # marked when true
         assert stale == {
             "shop/catalog.py//load_catalog": False,
             "shop/orders.py//checkout": True,
@@ -512,7 +538,13 @@ def test_the_listed_schema_and_the_check_refuse_the_same_calls() -> None:
             assert validator.is_valid(arguments), (name, arguments)  # refused later, by the engine
     good = {"symbol_id": "x", "depth": 6, "project_path": "/p"}
     assert jsonschema.Draft202012Validator(tools["code_impact"].schema()).is_valid(good)
-    defaults = {"include_uncertain": False, "uncertain_limit": 50}
+    defaults = {
+        "include_uncertain": False,
+        "uncertain_limit": None,
+        "limit": None,
+        "cursor": None,
+        "detail": "normal",
+    }
     assert check_arguments("code_impact", tools["code_impact"].all_params, good) == good | defaults
     checked = check_arguments(
         "code_impact", tools["code_impact"].all_params, {"symbol_id": "x", "depth": 3.0}

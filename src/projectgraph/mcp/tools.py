@@ -14,11 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from projectgraph import summary
 from projectgraph.keys import KeyError_
 from projectgraph.mcp.arguments import BOOLEAN, INTEGER, STRING, STRINGS, Param, input_schema
 from projectgraph.mcp.projects import ServedProject
 from projectgraph.mcp.workingcopy import WorkingCopyCheck
-from projectgraph.query import MAX_DEPTH, UNCERTAIN_LIMIT, QueryError
+from projectgraph.query import MAX_DEPTH, QueryError, answers
 from projectgraph.query.search import MODES
 from projectgraph.reach import SOURCES_AND_ROOTS, SOURCES_ONLY, Query, ReachError, Source, Target, reach
 
@@ -35,6 +36,15 @@ SYMBOL_ID = (
     "symbol (else the error lists the candidates)."
 )
 LIMIT = "At most this many results (the answer says when more exist: total, truncated)."
+PAGE_LIMIT = f"Entries per page (default {answers.PAGE} at detail normal, all at full)."
+DETAIL = Param(
+    "detail",
+    STRING,
+    "summary (counts, top entries), normal (and one page) or full (every entry).",
+    default="normal",
+    choices=answers.DETAILS,
+)
+CURSOR = Param("cursor", STRING, "nextCursor of the previous page.")
 
 
 class ToolError(ValueError):
@@ -89,20 +99,18 @@ def _neighbours(direction: str) -> Run:
     def run(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
         engine = served.engine
         ask = engine.callers if direction == "in" else engine.callees
-        # every neighbour first, so the limit applies to the ones left after the check
+        # every neighbour first, so the pages are of the ones left after the check
         answer = ask(args["symbol_id"], sys.maxsize)
         check = _check(served)
         check.subject(answer["symbol"], _node_path(served, answer["symbol"]))
-        results = check.symbols(answer["results"], "path", "site")
-        limit = args["limit"]
-        answer = answer | {
-            "total": len(results),
-            "truncated": len(results) > limit,
-            "results": results[:limit],
-        }
+        answer = answer | {"results": check.symbols(answer["results"], "path", "site")}
         if "uncertain" in answer:
-            answer["uncertain"] = _checked_uncertain(check, answer["uncertain"], limit)
-        return check.finish(answer)
+            answer["uncertain"] = _checked_uncertain(check, answer["uncertain"], sys.maxsize)
+        try:
+            shaped = answers.neighbours(answer, args["detail"], args["limit"], args["cursor"])
+        except answers.CursorError as error:
+            raise ToolError(f"code_{'callers' if direction == 'in' else 'callees'}: {error}") from error
+        return check.finish(shaped)
 
     return run
 
@@ -125,8 +133,20 @@ def code_impact(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
     root, *rest = answer["impacted"]
     check.subject(answer["root"], root["path"], "the impact root")
     impacted = [check.mark(root, root["path"]), *check.symbols(rest)]
-    uncertain = _checked_uncertain(check, answer["uncertain"], args["uncertain_limit"])
-    return check.finish(answer | {"impacted": impacted, "uncertain": uncertain})
+    uncertain = _checked_uncertain(check, answer["uncertain"], sys.maxsize)
+    answer = answer | {"impacted": impacted, "uncertain": uncertain}
+    try:
+        shaped = answers.impact(
+            served.engine.connection,
+            answer,
+            args["detail"],
+            args["limit"],
+            args["cursor"],
+            args["uncertain_limit"],
+        )
+    except answers.CursorError as error:
+        raise ToolError(f"code_impact: {error}") from error
+    return check.finish(shaped)
 
 
 def code_path(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
@@ -150,10 +170,14 @@ def code_reach(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
     except KeyError_ as error:
         raise ToolError(f"code_reach: {error}") from error
     graph = served.graph()
+    if args["summaries"]:  # as `projectgraph reach --summaries`
+        connection = served.project.store.connection
+        graph = summary.join(graph, summary.stored_for(connection, served.root, graph))
     query = Query(
         targets=targets,
         sources=tuple(Source.parse(s) for s in args["sources"]),
         mode=SOURCES_ONLY if args["sources_only"] else SOURCES_AND_ROOTS,
+        max_depth=args["max_depth"],
     )
     try:
         results = reach(graph, query)
@@ -243,7 +267,7 @@ TOOLS: tuple[Tool, ...] = (
                 default="hybrid",
                 choices=MODES,
             ),
-            Param("limit", INTEGER, LIMIT, default=20, minimum=1, maximum=500),
+            Param("limit", INTEGER, LIMIT, default=10, minimum=1, maximum=500),
         ),
         search_code,
     ),
@@ -258,38 +282,37 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         "code_callers",
         "Callers of a symbol",
-        "The symbols with an edge into this one (calls, and also imports, extends, implements, "
-        "references), most certain first: each with its key, the relation, how the edge was "
-        "resolved (edge_kind) and its confidence (high, medium, low), and the call site; beside "
-        "them, uncertain callers (unresolved calls of its name, places using it as a value, dynamic "
-        "code), each with site, reason and rule, and status: callers, callers-unknown, "
-        "entry-point or no-caller (said only when nothing unresolved could name it).",
+        "Symbols with an edge into this one, strongest first (relation, kind, confidence, line), "
+        "counted by file; uncertain callers (unresolved calls of its name, uses as a value, dynamic "
+        "code) with site, reason, rule; status callers|callers-unknown|entry-point|no-caller.",
         (
             Param("symbol_id", STRING, SYMBOL_ID, True),
-            Param("limit", INTEGER, LIMIT, default=50, minimum=1, maximum=1000),
+            Param("limit", INTEGER, PAGE_LIMIT, minimum=1, maximum=1000),
+            CURSOR,
+            DETAIL,
         ),
         _neighbours("in"),
     ),
     Tool(
         "code_callees",
         "Callees of a symbol",
-        "The symbols this one has an edge to (what it calls, imports, extends, references), most "
-        "certain first, each with the relation, edge_kind, confidence and the site in this symbol.",
+        "Symbols this one has an edge to (calls, imports, extends, references), strongest first, "
+        "with relation, kind, confidence and line; counted by file.",
         (
             Param("symbol_id", STRING, SYMBOL_ID, True),
-            Param("limit", INTEGER, LIMIT, default=50, minimum=1, maximum=1000),
+            Param("limit", INTEGER, PAGE_LIMIT, minimum=1, maximum=1000),
+            CURSOR,
+            DETAIL,
         ),
         _neighbours("out"),
     ),
     Tool(
         "code_impact",
         "What a change would break",
-        "The reverse dependency radius of a symbol: everything that depends on it directly or "
-        "transitively along calls, extends and implements edges (imports are not followed). Returns "
-        "root (the symbol), impacted (every symbol reached, the root at depth 0, each with its depth "
-        "and low_confidence when a weak edge led to it), edgeCount (edges walked), the uncertain "
-        "callers (what might also call a node: site, reason, rule, depth) counted in byDepth, and "
-        "status. Run it before a rename or a signature change and take impacted as the scope.",
+        "What depends on a symbol along calls, extends, implements (not imports): counts by depth, "
+        "file and test file, top entries, then a page of impacted ranked by depth then fan-in "
+        "(the root at depth 0); uncertain callers with site, reason, rule; status. Run it before "
+        "a rename or a signature change.",
         (
             Param("symbol_id", STRING, SYMBOL_ID, True),
             Param(
@@ -309,23 +332,22 @@ TOOLS: tuple[Tool, ...] = (
             Param(
                 "uncertain_limit",
                 INTEGER,
-                "At most this many uncertain callers listed (total and counts stay exact).",
-                default=UNCERTAIN_LIMIT,
+                f"Uncertain callers listed (default {answers.UNCERTAIN_SHOWN}, 3 at summary, all at full).",
                 minimum=0,
                 maximum=1000,
             ),
+            Param("limit", INTEGER, PAGE_LIMIT, minimum=1, maximum=1000),
+            CURSOR,
+            DETAIL,
         ),
         code_impact,
     ),
     Tool(
         "code_reach",
         "Does running code reach a symbol",
-        "Does code that runs (the project's entry points: scripts, mains, handlers, tests, or the "
-        "given sources) reach each target, such as an external function 'yaml//load'? Each result "
-        "has a status: found (with the shortest path, hop by hop), not-found (no path and nothing "
-        "uncertain concerns the target), uncertain (no path, but calls the tool could not resolve "
-        "might reach it: see uncertainties) or no-such-target (no symbol has that key). The tool "
-        "never says not-found when it does not know.",
+        "Does code that runs (entry points, or the sources) reach each target, e.g. 'yaml//load'? "
+        "found (shortest path), not-found, uncertain (unresolved calls might: uncertainties, 3 per "
+        "kind, with counts) or no-such-target; never not-found when unsure.",
         (
             Param(
                 "targets",
@@ -347,6 +369,13 @@ TOOLS: tuple[Tool, ...] = (
                 "sources_only",
                 BOOLEAN,
                 "Search from the sources alone, not the project's roots (needs sources).",
+                default=False,
+            ),
+            Param("max_depth", INTEGER, "Stop the search at this depth (0: no cap).", default=0, minimum=0),
+            Param(
+                "summaries",
+                BOOLEAN,
+                "Join calls into units the graph does not hold to their stored summaries.",
                 default=False,
             ),
         ),
