@@ -115,14 +115,18 @@ class Hop:
     kind: str  # the edge kind that reached this node, or the root kind for the first hop
     site: Site | None
     confidence: str = ""
+    via: str = ""  # an overlay edge's resolver model and prompt
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "key": self.key,
             "kind": self.kind,
             "confidence": self.confidence,
             "site": self.site.to_json() if self.site else None,
         }
+        if self.via:
+            out["via"] = self.via
+        return out
 
 
 @dataclass(frozen=True)
@@ -181,7 +185,7 @@ def path_string(path: Sequence[Hop]) -> str:
         if index == 0 and hop.kind == "query":
             text = f"{hop.key} (query)" if nxt is None else f"{hop.key} (query) -> {text}"
         if nxt is not None and nxt.confidence in ("low", "medium"):
-            text += f" [{nxt.kind}]"
+            text += f" [{nxt.kind}: {nxt.via}]" if nxt.via else f" [{nxt.kind}]"
         parts.append(text)
     return " -> ".join(parts)
 
@@ -257,7 +261,8 @@ def _path_to(key: str, reached: dict[str, tuple[str | None, Edge | None, str]]) 
             hops.append(Hop(current, root_kind, None, "high"))
         else:
             site = edge.site if edge.site.path else None  # a package edge joins keys: no call site
-            hops.append(Hop(current, edge.kind, site, CONFIDENCE.get(edge.kind, "low")))
+            via = edge.via if edge.kind == "llm" else ""  # an overlay edge names its model and prompt
+            hops.append(Hop(current, edge.kind, site, CONFIDENCE.get(edge.kind, "low"), via))
         current = prev
     return tuple(reversed(hops))
 

@@ -20,6 +20,7 @@ from projectgraph.cli import (
     hierarchy,
     impact,
     index,
+    overlay,
     path,
     reach,
     search,
@@ -61,3 +62,4 @@ for _shell in (build_module, providers_module, compare_module):  # external prov
 main.add_command(changes.command)
 main.add_command(export.command)
 main.add_command(ui.command)
+main.add_command(overlay.command)

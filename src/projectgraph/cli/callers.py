@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from projectgraph.cli.overlay import overlay_option
 from projectgraph.cli.project import project_option
 from projectgraph.cli.queries import run_query, site_text
 
@@ -45,7 +46,8 @@ def _render(answer: dict[str, Any]) -> list[str]:
     for r in answer["results"]:
         at = f" at {site_text(r['site'])}" if r["site"] else ""
         weak = "" if r["confidence"] == "high" else f", {r['confidence']} confidence"
-        lines.append(f"  {r['key']}  ({r['relation']}, {r['kind']}{weak}{at})")
+        via = f", {r['via']}" if r.get("via") else ""
+        lines.append(f"  {r['key']}  ({r['relation']}, {r['kind']}{weak}{via}{at})")
     if answer["truncated"]:
         lines.append(f"  ... {answer['total'] - len(answer['results'])} more (raise --limit)")
     if "uncertain" in answer:
@@ -59,13 +61,17 @@ def _command(name: str, direction: str) -> click.Command:
     @click.argument("symbol")
     @click.option("--limit", type=int, default=50, show_default=True, help="At most this many results.")
     @project_option
+    @overlay_option
     @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-    def command(symbol: str, limit: int, project: Path | None, as_json: bool) -> None:
+    def command(
+        symbol: str, limit: int, project: Path | None, overlays: tuple[Path, ...], as_json: bool
+    ) -> None:
         run_query(
             project,
             lambda e: e.callers(symbol, limit) if direction == "in" else e.callees(symbol, limit),
             as_json,
             _render,
+            overlays,
         )
 
     command.help = (

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from projectgraph.cli.callers import status_lines, uncertain_lines
+from projectgraph.cli.overlay import overlay_option
 from projectgraph.cli.project import project_option
 from projectgraph.cli.queries import run_query, where
 from projectgraph.query import UNCERTAIN_LIMIT
@@ -45,6 +46,7 @@ def _render(answer: dict[str, Any]) -> list[str]:
     help="At most this many uncertain callers listed (their total is always given).",
 )
 @project_option
+@overlay_option
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 def command(
     symbol: str,
@@ -53,6 +55,7 @@ def command(
     include_uncertain: bool,
     uncertain_limit: int,
     project: Path | None,
+    overlays: tuple[Path, ...],
     as_json: bool,
 ) -> None:
     """The reverse dependency radius of SYMBOL, with what might also call it."""
@@ -61,4 +64,5 @@ def command(
         lambda e: e.impact(symbol, depth, not high_confidence, include_uncertain, uncertain_limit),
         as_json,
         _render,
+        overlays,
     )

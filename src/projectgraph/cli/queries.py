@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +18,22 @@ def run_query(
     ask: Callable[[QueryEngine], dict[str, Any]],
     as_json: bool,
     render: Callable[[dict[str, Any]], list[str]],
+    overlays: Sequence[Path] = (),
 ) -> dict[str, Any]:
-    engine = load_engine(project)
+    report = None
+    if overlays:  # the engine over a copy of the graph with the overlays' edges (cli/overlay.py)
+        from projectgraph.cli.overlay import overlaid_engine
+
+        engine, report = overlaid_engine(project, overlays)
+    else:
+        engine = load_engine(project)
     try:
         answer = ask(engine)
     except (QueryError, ValueError) as error:
         fail(str(error))
         raise AssertionError("unreachable") from error
+    if report is not None:
+        answer = answer | {"overlay": report.to_json()}
     if as_json:
         emit_json(answer)
     else:

@@ -7,11 +7,13 @@ or without a known key; 2 a usage error (bad key, unknown source).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from projectgraph import summary
 from projectgraph.cli.common import emit_json, fail
+from projectgraph.cli.overlay import merged, overlay_option, read_overlays
 from projectgraph.cli.project import load_graph, load_project, project_option
 from projectgraph.keys import KeyError_
 from projectgraph.reach import SOURCES_AND_ROOTS, SOURCES_ONLY, Query, ReachError, Source, Target, reach
@@ -30,6 +32,7 @@ from projectgraph.store.sqlite import read_graph
     help="Join calls into units the graph does not hold (--deps none) to their stored summaries.",
 )
 @project_option
+@overlay_option
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def command(
     targets: tuple[str, ...],
@@ -38,6 +41,7 @@ def command(
     max_depth: int,
     with_summaries: bool,
     project: Path | None,
+    overlays: tuple[Path, ...],
     as_json: bool,
 ) -> None:
     """Does code that runs reach each TARGET (an external key such as yaml//load)?"""
@@ -48,12 +52,16 @@ def command(
         return
     if sources_only and not sources:
         fail("--sources-only needs at least one --source")
+    decoded = read_overlays(overlays)
     if with_summaries:
         opened = load_project(project)
         graph = read_graph(opened.store.connection)
         graph = summary.join(graph, summary.stored_for(opened.store.connection, opened.root, graph))
     else:
         graph = load_graph(project)
+    report = None
+    if decoded:
+        graph, report = merged(graph, decoded)
     query = Query(
         targets=wanted,
         sources=tuple(Source.parse(s) for s in sources),
@@ -66,7 +74,10 @@ def command(
         fail(str(error))
         return
     if as_json:
-        emit_json({"results": [r.to_json() for r in results]})
+        answer: dict[str, Any] = {"results": [r.to_json() for r in results]}
+        if report is not None:
+            answer["overlay"] = report.to_json()
+        emit_json(answer)
     else:
         for result in results:
             click.echo(str(result))

@@ -73,6 +73,11 @@ def _site(path: str, line: int, col: int) -> dict[str, Any] | None:
     return {"path": path, "line": line, "column": col} if path else None
 
 
+def _via(edge: tuple[Any, ...]) -> dict[str, Any]:
+    """An overlay edge's resolver model and prompt (``{"via": ...}``); nothing for other edges."""
+    return {"via": edge[8]} if edge[3] == "llm" and edge[8] else {}
+
+
 def _in_snapshot(method: Callable[..., T]) -> Callable[..., T]:
     @wraps(method)
     def run(self: QueryEngine, *args: Any, **kwargs: Any) -> T:
@@ -188,6 +193,7 @@ class QueryEngine:
                     "path": n[5],
                     "line": n[6],
                 }
+                | _via(e)
             )
         answer = {"symbol": row[1], "total": len(edges), "truncated": len(edges) > limit, "results": results}
         if direction == "in":
@@ -448,6 +454,7 @@ class QueryEngine:
                 "confidence": e[4] if e else "high",
                 "site": _site(e[5], e[6], e[7]) if e else None,
             }
+            | (_via(e) if e else {})
             for n, e in chain
         ]
         return {"from": nodes[start][1], "to": nodes[goal][1], "found": True, "path": path}

@@ -1409,3 +1409,20 @@ def sync_generation(connection: sqlite3.Connection) -> tuple[int, int]:
     except ValueError:
         synced = 0
     return int(row[0] or 0), max(synced, 0)
+
+
+def copy_with_edges(connection: sqlite3.Connection, edges: Iterable[Edge]) -> sqlite3.Connection:
+    """An in-memory copy of the stored graph with ``edges`` added (an overlay's), for queries that
+    must see them: the project's own store is never written. Each edge's nodes must be stored."""
+    copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    connection.backup(copy)  # one step (all pages): one consistent snapshot of the source
+    wanted = list(edges)
+    ids = _ids_of(copy, (key for e in wanted for key in (e.caller, e.callee)))
+    copy.execute("BEGIN")
+    copy.executemany(
+        "INSERT INTO edges(caller, callee, relation, kind, confidence, path, line, col, via) "
+        "VALUES (?,?,?,?,?,?,?,?,?)",
+        [(ids[e.caller], ids[e.callee], e.relation, e.kind, e.confidence, *e.site, e.via) for e in wanted],
+    )
+    copy.execute("COMMIT")
+    return copy
