@@ -6,7 +6,8 @@ pyproject.toml. Every key is optional::
     languages = ["python", "typescript"]  # limit the languages indexed
     sys_path = ["lib"]                    # more Python import roots
     test_paths = ["qa/**"]                # more test-file globs
-    sources = ["app/server.py:main"]      # reach sources (entry points)
+    sources = ["app/server.py:main"]      # reach sources (entry points): path:Qualified.name or a key
+    sources_only = true                   # search from the sources alone, not the roots the rules mark
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class ProjectConfig:
     sys_path: tuple[str, ...] = ()
     test_paths: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
+    sources_only: bool = False
     source: str = ""  # the file it came from, for error messages
 
 
@@ -68,7 +70,16 @@ def load_config(root: Path) -> ProjectConfig:
         raise ConfigError(f"{where} must be a table")
     if not table:
         return ProjectConfig()
-    known = {"extensions", "ignore", "languages", "sys_path", "test_paths", "sources", "providers"}
+    known = {
+        "extensions",
+        "ignore",
+        "languages",
+        "sys_path",
+        "test_paths",
+        "sources",
+        "sources_only",
+        "providers",
+    }
     unknown = sorted(set(table) - known)
     if unknown:
         raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
@@ -83,6 +94,9 @@ def load_config(root: Path) -> ProjectConfig:
         if claimed.setdefault(ext, name) != name:
             raise ConfigError(f"{where}: extension {ext!r} is mapped to both {claimed[ext]!r} and {name!r}")
     pairs = tuple(sorted(claimed.items()))
+    sources_only = table.get("sources_only", False)
+    if not isinstance(sources_only, bool):
+        raise ConfigError(f"{where}: 'sources_only' must be true or false")
     return ProjectConfig(
         extensions=pairs,
         ignore=_strings(table, "ignore", where),
@@ -90,5 +104,6 @@ def load_config(root: Path) -> ProjectConfig:
         sys_path=_strings(table, "sys_path", where),
         test_paths=_strings(table, "test_paths", where),
         sources=_strings(table, "sources", where),
+        sources_only=sources_only,
         source=where,
     )

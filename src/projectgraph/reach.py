@@ -198,13 +198,7 @@ def reach(graph: Graph, query: Query) -> list[ReachResult]:
     if query.mode == SOURCES_ONLY and not query.sources:
         raise ReachError("sources-only needs at least one source: a search from no root finds nothing")
     nodes = graph.node_by_key
-    bad = [
-        s.key
-        for s in query.sources
-        if s.key not in nodes
-        or nodes[s.key].kind == "external"
-        or (nodes[s.key].unit and not query.unit_sources)
-    ]
+    bad = [s.key for s in unknown_sources(graph, query.sources, query.unit_sources)]
     if bad:
         raise UnknownSourceError(
             "unknown source(s): "
@@ -250,6 +244,17 @@ def reach(graph: Graph, query: Query) -> list[ReachResult]:
     for target in query.targets:
         results.append(_answer(graph, target, reached, scope, query, started, roots))
     return results
+
+
+def unknown_sources(graph: Graph, sources: Iterable[Source], unit_sources: bool = False) -> list[Source]:
+    """The sources that name no first-party definition or module of the graph (an external key, a
+    definition of dependency code unless ``unit_sources``, a key of no node)."""
+    nodes = graph.node_by_key
+    return [
+        s
+        for s in sources
+        if s.key not in nodes or nodes[s.key].kind == "external" or (nodes[s.key].unit and not unit_sources)
+    ]
 
 
 def _path_to(key: str, reached: dict[str, tuple[str | None, Edge | None, str]]) -> tuple[Hop, ...]:

@@ -15,15 +15,15 @@ from projectgraph import summary
 from projectgraph.cli.common import emit_json, fail
 from projectgraph.cli.overlay import merged, overlay_option, read_overlays
 from projectgraph.cli.project import load_graph, load_project, project_option
+from projectgraph.cli.sources import check_sources, entry_points, sources_options
 from projectgraph.keys import KeyError_
-from projectgraph.reach import SOURCES_AND_ROOTS, SOURCES_ONLY, Query, ReachError, Source, Target, reach
+from projectgraph.reach import Query, ReachError, Target, reach
 from projectgraph.store.sqlite import read_graph
 
 
 @click.command("reach")
 @click.argument("targets", nargs=-1, required=True)
-@click.option("--source", "sources", multiple=True, help="An entry point: path:Qualified.name or a key.")
-@click.option("--sources-only", is_flag=True, help="Search from the sources alone, not the roots.")
+@sources_options
 @click.option("--max-depth", type=int, default=0, help="Stop the search at this depth (0: no cap).")
 @click.option(
     "--summaries",
@@ -50,8 +50,7 @@ def command(
     except KeyError_ as error:
         fail(str(error))
         return
-    if sources_only and not sources:
-        fail("--sources-only needs at least one --source")
+    points = entry_points(project, sources, sources_only)
     decoded = read_overlays(overlays)
     if with_summaries:
         opened = load_project(project)
@@ -62,12 +61,8 @@ def command(
     report = None
     if decoded:
         graph, report = merged(graph, decoded)
-    query = Query(
-        targets=wanted,
-        sources=tuple(Source.parse(s) for s in sources),
-        mode=SOURCES_ONLY if sources_only else SOURCES_AND_ROOTS,
-        max_depth=max_depth,
-    )
+    check_sources(graph, points)
+    query = Query(targets=wanted, sources=points.keys, mode=points.mode, max_depth=max_depth)
     try:
         results = reach(graph, query)
     except ReachError as error:
