@@ -1,4 +1,5 @@
-"""``projectgraph reach TARGET... [--source S]... [--sources-only] [--json]``.
+"""``projectgraph reach TARGET... [--source S]... [--sources-only] [--overlay FILE]... [--json]
+[--format text|json|sarif]``.
 
 Exit codes: 0 every target found; 1 a target not found (and none uncertain); 3 a target uncertain
 or without a known key; 2 a usage error (bad key, unknown source).
@@ -11,7 +12,7 @@ from typing import Any
 
 import click
 
-from projectgraph import summary
+from projectgraph import sarif, summary
 from projectgraph.cli.common import emit_json, fail
 from projectgraph.cli.overlay import merged, overlay_option, read_overlays
 from projectgraph.cli.project import load_graph, load_project, project_option
@@ -33,7 +34,14 @@ from projectgraph.store.sqlite import read_graph
 )
 @project_option
 @overlay_option
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON (--format json).")
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "json", "sarif"]),
+    default="text",
+    help="text, json, or sarif (SARIF 2.1.0: a result per found or uncertain target, for code scanning).",
+)
 def command(
     targets: tuple[str, ...],
     sources: tuple[str, ...],
@@ -43,6 +51,7 @@ def command(
     project: Path | None,
     overlays: tuple[Path, ...],
     as_json: bool,
+    output: str,
 ) -> None:
     """Does code that runs reach each TARGET (an external key such as yaml//load)?"""
     try:
@@ -68,7 +77,9 @@ def command(
     except ReachError as error:
         fail(str(error))
         return
-    if as_json:
+    if output == "sarif":
+        emit_json(sarif.log(sarif.reach_findings(results), sarif.REACH_RULES, graph))
+    elif as_json or output == "json":
         answer: dict[str, Any] = {"results": [r.to_json() for r in results]}
         if report is not None:
             answer["overlay"] = report.to_json()
