@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import click
 
-from projectgraph.cli import build as build_module
-from projectgraph.cli import callers as callers_module
 from projectgraph.cli import (
+    audit,
     changes,
     cycles,
     docs,
@@ -32,6 +31,8 @@ from projectgraph.cli import (
     ui,
     watch,
 )
+from projectgraph.cli import build as build_module
+from projectgraph.cli import callers as callers_module
 from projectgraph.cli import compare as compare_module
 from projectgraph.cli import providers as providers_module
 from projectgraph.cli.common import Main
@@ -63,3 +64,4 @@ main.add_command(changes.command)
 main.add_command(export.command)
 main.add_command(ui.command)
 main.add_command(overlay.command)
+main.add_command(audit.command)
