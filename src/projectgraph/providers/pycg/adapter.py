@@ -147,13 +147,20 @@ def build(root: str) -> dict[str, Any]:
 
     files = python_files(root)
     modules = {module_name(p): p for p in files}
-    generator = CallGraphGenerator([os.path.join(root, p) for p in files], root, -1, "call-graph")
+    raw = os.environ.get("PROJECTGRAPH_PYCG_MAX_ITER", "")
+    max_iter = int(raw) if raw.isdigit() and int(raw) > 0 else -1  # -1: PyCG's own fixpoint
+    generator = CallGraphGenerator([os.path.join(root, p) for p in files], root, max_iter, "call-graph")
     generator.analyze()
     defs = {ns: d.get_type() for ns, d in generator.def_manager.get_defs().items()}
     data = rows(generator.output(), defs, modules, generator.import_manager.get_import_graph())
     data["files_seen"] = len(files)
     data["files_parsed"] = len(files)
     data["limitations"] = [{"code": "no_lines", "detail": "PyCG keeps no line numbers"}]
+    if max_iter > 0:
+        detail = (
+            f"PROJECTGRAPH_PYCG_MAX_ITER={max_iter}: at most {max_iter} passes, maybe short of the fixpoint"
+        )
+        data["limitations"].append({"code": "max_iter", "detail": detail})
     return data
 
 
