@@ -56,10 +56,24 @@ def module_name(path: str) -> str:
     return ".".join(parts)
 
 
+_SCOPES = frozenset({"listcomp", "setcomp", "dictcomp", "genexpr"})
+
+
+def _owner(name: str) -> str:
+    """The definition a PyCG scope name belongs to: comprehensions and lambdas are their function's."""
+    parts = name.split(".")
+    while len(parts) > 1 and (parts[-1] in _SCOPES or parts[-1].startswith("<")):
+        parts.pop()
+    return ".".join(parts)
+
+
 def rows(
     call_graph: dict[str, Any], defs: dict[str, str], modules: dict[str, str], imports: dict[str, Any]
 ) -> dict[str, Any]:
-    """Protocol rows from PyCG's call graph, definition types, module files and imports."""
+    """Protocol rows from PyCG's call graph, definition types, module files and imports.
+
+    ``defs`` holds PyCG's own definitions only (``definitions``: not the names an import binds); a
+    comprehension's or a lambda's calls are its enclosing definition's, as in the language."""
 
     def place(name: str) -> tuple[str, str] | None:
         """(path, qualified rest) of a dotted name under a project module, longest module first."""
@@ -91,7 +105,7 @@ def rows(
     for name in sorted(defs):
         kind = defs[name]
         placed = place(name)
-        if placed is None or not placed[1] or kind not in ("FUNCTIONDEF", "CLASSDEF"):
+        if placed is None or not placed[1] or kind not in ("FUNCTIONDEF", "CLASSDEF") or _owner(name) != name:
             continue
         path, rest = placed
         parent = name.rsplit(".", 1)[0]
@@ -116,8 +130,9 @@ def rows(
                     "confidence": 1,
                 }
             )
-    for caller in sorted(call_graph):
-        for callee in sorted(call_graph[caller]):
+    calls = {(_owner(caller), _owner(callee)) for caller, callees in call_graph.items() for callee in callees}
+    for caller, callee in sorted(calls):
+        if caller != callee or callee in call_graph.get(callee, ()):
             edges.append(
                 {
                     "kind": "calls",
@@ -141,6 +156,22 @@ def rows(
     return {"nodes": nodes, "edges": edges}
 
 
+def definitions(raw: dict[str, Any]) -> dict[str, str]:
+    """PyCG's definitions by name and type, less the names an import binds (``from .text import
+    Text`` gives ``console.Text`` a class definition pointing at ``text.Text``)."""
+    out = {}
+    for ns, definition in raw.items():
+        kind = definition.get_type()
+        pointed = set(definition.get_name_pointer().get())
+        # an alias points at the definition it imports and not at itself; a real definition's set is
+        # empty or holds itself (and, for a method, the overrides PyCG found)
+        alias = kind in ("FUNCTIONDEF", "CLASSDEF") and bool(pointed) and ns not in pointed
+        if alias and any(raw[p].get_type() == kind for p in pointed if p in raw):
+            continue
+        out[ns] = kind
+    return out
+
+
 def build(root: str) -> dict[str, Any]:
     load_pycg()
     from pycg.pycg import CallGraphGenerator  # type: ignore[import-not-found]
@@ -151,7 +182,7 @@ def build(root: str) -> dict[str, Any]:
     max_iter = int(raw) if raw.isdigit() and int(raw) > 0 else -1  # -1: PyCG's own fixpoint
     generator = CallGraphGenerator([os.path.join(root, p) for p in files], root, max_iter, "call-graph")
     generator.analyze()
-    defs = {ns: d.get_type() for ns, d in generator.def_manager.get_defs().items()}
+    defs = definitions(generator.def_manager.get_defs())
     data = rows(generator.output(), defs, modules, generator.import_manager.get_import_graph())
     data["files_seen"] = len(files)
     data["files_parsed"] = len(files)
