@@ -49,6 +49,7 @@ NAMES = [
     "code_impact",
     "code_reach",
     "code_path",
+    "explore",
     "code_changes",
     "index_status",
 ]

@@ -161,3 +161,29 @@ def test_the_summary_first_answers_keep_the_engine_s_facts(wide: Path) -> None:
         assert without_checks(summary["uncertain"])["total"] == direct["uncertain"]["total"]
 
     converse("stdio", wide, conversation)
+
+
+def test_explore_answers_a_question_in_one_call(wide: Path) -> None:
+    async def conversation(client: Any) -> None:
+        answer = await call(client, "explore", {"query": "target"})
+        assert len(json.dumps(answer)) <= answers.BUDGET
+        first = answer["symbols"][0]
+        assert first["key"] == "lib/core.py//target" and first["signature"] == "def target(x)"
+        assert first["code"] == "def target(x):\n    return x + 1"
+        assert first["callers"]["total"] == FILES * PER_FILE and len(first["callers"]["results"]) == 5
+        assert first["callers"]["status"] == "callers" and first["callees"]["total"] == 0
+
+    converse("stdio", wide, conversation)
+    from click.testing import CliRunner
+
+    from projectgraph.cli import main
+
+    result = CliRunner().invoke(main, ["explore", "use_0_0", "--limit", "1", "--project", str(wide)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:4] == [
+        "use_0_0: 1 symbol(s)",
+        "app/mod0.py//use_0_0  (function, app/mod0.py:4-5)",
+        "  | def use_0_0(x):",
+        "  |     return target(x)",
+    ]
+    assert "  callers (2): app/main.py//main, tests/test_mods.py//test_zero" in result.output

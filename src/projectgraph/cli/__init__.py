@@ -14,6 +14,7 @@ from projectgraph.cli import (
     changes,
     cycles,
     docs,
+    explore,
     export,
     graph,
     hierarchy,
@@ -62,6 +63,7 @@ for _shell in (build_module, providers_module, compare_module):  # external prov
     main.add_command(_shell.command)
 main.add_command(changes.command)
 main.add_command(export.command)
+main.add_command(explore.command)
 main.add_command(ui.command)
 main.add_command(overlay.command)
 main.add_command(audit.command)

@@ -200,6 +200,12 @@ def code_reach(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
     return check.finish({"results": answers})
 
 
+def explore(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
+    answer = served.engine.explore(args["query"], served.root, args["limit"])
+    check = _check(served)
+    return check.finish(answer | {"symbols": check.symbols(answer["symbols"])})
+
+
 def code_changes(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
     answer = served.engine.changes(served.root, args["base"], args["staged"], args["depth"], args["limit"])
     check = _check(served)
@@ -393,6 +399,17 @@ TOOLS: tuple[Tool, ...] = (
         code_path,
     ),
     Tool(
+        "explore",
+        "Explore a question",
+        "The few symbols a question is about (search), each with signature, doc, a code excerpt, "
+        "callers and callees (5 of each, with totals) and its class or bases: one call for a task.",
+        (
+            Param("query", STRING, "Words of the question, e.g. 'url resolver cache'.", True),
+            Param("limit", INTEGER, "Symbols to show.", default=3, minimum=1, maximum=20),
+        ),
+        explore,
+    ),
+    Tool(
         "code_changes",
         "What a change touches",
         "The symbols the git diff changes (working tree or staged, against HEAD or base): added, "
@@ -412,11 +429,9 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         "index_status",
         "Index status and staleness",
-        "What the stored index holds and whether it is current: the number of files and their index "
-        "statuses (indexed, syntax-error, too-large, ...), the graph's size, the last run, and the "
-        "staleness against the working copy (files added, removed and changed since indexing). The "
-        "server answers from the stored index and never refreshes it: when stale is true, answers "
-        "leave out symbols of removed files (staleOmitted) and mark those of changed files stale.",
+        "Files by index status, graph size, last run, and staleness against the working copy (files "
+        "added, removed, changed). Answers come from the stored index, never refreshed here: when "
+        "stale, symbols of removed files are left out (staleOmitted), of changed ones marked.",
         (
             Param(
                 "list_limit",

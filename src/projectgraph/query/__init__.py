@@ -371,6 +371,16 @@ class QueryEngine:
         }
 
     @_in_snapshot
+    def explore(self, text: str, root: Path | None = None, limit: int = 3) -> dict[str, Any]:
+        """The few symbols a question is about, each with signature, doc, a code excerpt (from
+        ``root``'s working copy), callers, callees and place in the hierarchy (``query.explore``)."""
+        from projectgraph.query.explore import explore
+
+        if not 1 <= limit <= 20:
+            raise QueryError(f"--limit must be between 1 and 20 (got {limit})")
+        return explore(self, text, root, limit)
+
+    @_in_snapshot
     def export(self, fmt: str, around: str | None = None, depth: int = 2) -> str:
         """The graph, or the part within ``depth`` hops of a symbol, as DOT, Mermaid, GraphML or
         JSON (``query.export``)."""
