@@ -156,6 +156,8 @@ class _File:
     # object literals whose members are definitions (``const api = {run() {}}`` -> "api"), by
     # qualname, with the first line of their members; the object itself has no definition
     objects: dict[str, int] = field(default_factory=dict)
+    # `function f(fn = fallback)`: the default values of parameters, bound like arguments
+    defaults: list[Assignment] = field(default_factory=list)
 
     @property
     def path(self) -> str:
@@ -237,6 +239,11 @@ class JavaScriptLinker:
                 jsfile.defs.setdefault(d.qualname, info)
                 self.defs.setdefault(info.key, info)
             for d in index.definitions:
+                for fact in d.returns:
+                    if fact.startswith("object:"):
+                        self.objects.setdefault(
+                            keys.first_party(index.path, fact[7:]), (index.path, fact[7:])
+                        )
                 if d.kind not in ("method", "getter", "setter"):
                     continue
                 owner = d.qualname.rpartition(".")[0]
@@ -246,10 +253,20 @@ class JavaScriptLinker:
                     self.objects[keys.first_party(index.path, owner)] = (index.path, owner)
                     owner = owner.rpartition(".")[0]
             for a in index.assignments:
+                if a.value.startswith("default:"):
+                    jsfile.defaults.append(a)
+                    continue
+                if a.value.startswith("object:"):
+                    qualname = a.value[7:]
+                    self.objects.setdefault(keys.first_party(index.path, qualname), (index.path, qualname))
                 jsfile.assigns.setdefault((a.scope, a.target), []).append(a)
             for (scope, target), assigns in sorted(jsfile.assigns.items()):
                 if "." in target and not target.startswith("this."):
                     jsfile.member_assigns.setdefault(target, []).extend(assigns)
+                    head = target.partition(".")[0]
+                    if scope and head != scope.rpartition(".")[2] and not target.startswith(scope + "."):
+                        # `handlers.save = f` in `main`: a member of the object `main.handlers`
+                        jsfile.member_assigns.setdefault(f"{scope}.{target}", []).extend(assigns)
                 if target.startswith("this.") and target.count(".") == 1:
                     ordered = sorted(assigns, key=lambda a: (0 if a.value.startswith("type:") else 1, a.line))
                     jsfile.this_assigns.setdefault(target[5:], []).append((scope, ordered))
@@ -546,6 +563,8 @@ class JavaScriptLinker:
         for jsfile in self.files.values():
             for call, refs in self._arguments_of(jsfile):
                 self._bind_arguments(jsfile, call, refs)
+            for default in jsfile.defaults:
+                self._bind_default(jsfile, default)
         self._binding_done = True  # parameters bound: what was resolved before may change
         self._returns_memo.clear()
         self._field_memo.clear()
@@ -584,6 +603,9 @@ class JavaScriptLinker:
             target = self._value_target(value, index.language)
             if target is not None and target != caller:
                 self.builder.edge(caller, target, "references", "reference", Site(path, ref.line, ref.column))
+                if target in self._getters and "." in ref.name:
+                    # a getter runs on the property read (`t.celsius`)
+                    self.builder.edge(caller, target, "calls", "member", Site(path, ref.line, ref.column))
         for flag in index.dynamic:
             caller = self._caller(jsfile, flag.scope)
             site = Site(path, flag.line, flag.column)
@@ -794,6 +816,17 @@ class JavaScriptLinker:
         return table
 
     @cached_property
+    def _getters(self) -> frozenset[str]:
+        """The keys of getters (a getter and its setter share a key)."""
+        return frozenset(
+            keys.first_party(index.path, d.qualname)
+            for jsfile in self.files.values()
+            for index in (jsfile.index,)
+            for d in index.definitions
+            if d.kind == "getter"
+        )
+
+    @cached_property
     def _subclasses(self) -> dict[str, list[str]]:
         table: dict[str, list[str]] = {}
         for cls in sorted(self.defs):
@@ -826,10 +859,54 @@ class JavaScriptLinker:
             info = self.defs.get(owner)
             if info is None:
                 continue
-            member = self.files[info.path].defs.get(f"{info.qualname}.{name}")
+            jsfile = self.files[info.path]
+            member = jsfile.defs.get(f"{info.qualname}.{name}")
             if member is not None:
                 return member
+            # `F.prototype.on = F.prototype.addListener`, `F.prototype.count = count`
+            assigned = jsfile.member_assigns.get(f"{info.qualname}.prototype.{name}", [])
+            if len(assigned) == 1 and (owner, name) not in self._member_busy:
+                self._member_busy.add((owner, name))
+                try:
+                    value = self._assigned_value(jsfile, assigned[0].scope, assigned[0])
+                finally:
+                    self._member_busy.discard((owner, name))
+                if value is not None and value.kind == "def":
+                    return self.defs[value.key]
+            for mixin in self._mixins.get(owner, ()):
+                path, qualname = self.objects[mixin.key]
+                member = self.files[path].defs.get(f"{qualname}.{name}")
+                if member is not None:
+                    return member
         return None
+
+    @cached_property
+    def _member_busy(self) -> set[tuple[str, str]]:
+        return set()
+
+    @cached_property
+    def _mixins(self) -> dict[str, list[Value]]:
+        """``Object.assign(C.prototype, Mixin)``: the objects whose members a class's instances
+        get (class key -> object values), read from the call's argument references."""
+        table: dict[str, list[Value]] = {}
+        for jsfile in self.files.values():
+            for call, refs in self._arguments_of(jsfile):
+                if call.callee != "Object.assign" or len(refs) < 2:
+                    continue
+                ordered = sorted(refs, key=lambda r: r[0].column)
+                target_ref = ordered[0][0]
+                if not target_ref.name.endswith(".prototype"):
+                    continue
+                target = self._resolve_dotted(
+                    jsfile, target_ref.scope, target_ref.name.removesuffix(".prototype"), target_ref.line
+                )
+                if target is None or target.kind != "def":
+                    continue
+                for ref, _position in ordered[1:]:
+                    source = self._resolve_dotted(jsfile, ref.scope, ref.name, ref.line)
+                    if source is not None and source.kind == "obj":
+                        table.setdefault(target.key, []).append(source)
+        return table
 
     def _constructor_of(self, cls: str) -> DefInfo | None:
         """What ``super()`` runs for a base: its constructor, or the base itself when a function."""
@@ -1024,7 +1101,105 @@ class JavaScriptLinker:
             return self._call_result(jsfile, scope, text, assign.line)
         if kind == "name" and text != assign.target:
             return self._resolve_dotted(jsfile, scope, text, assign.line)
+        if kind == "object":
+            return Value("obj", keys.first_party(jsfile.path, text))
+        if kind == "each":
+            _mode, _, base = text.partition(":")
+            return self._set(self._elements(jsfile, scope, base, assign.line))
         return None
+
+    # ---- value sets: containers' elements -------------------------------------------------
+    @cached_property
+    def _sets(self) -> list[tuple[Value, ...]]:
+        """Value sets by id (``Value("set", id)``): the elements a loop or a callback receives."""
+        return []
+
+    def _set(self, values: list[Value]) -> Value | None:
+        if not values:
+            return None
+        if len(values) == 1:
+            return values[0]
+        self._sets.append(tuple(values))
+        return Value("set", str(len(self._sets) - 1))
+
+    def _members_of(self, value: Value) -> list[Value]:
+        """The values stored in an object or array (its literal's members, later stores)."""
+        if value.kind == "set":
+            return [m for v in self._sets[int(value.key)] for m in self._members_of(v)]
+        if value.kind == "param":
+            found: list[Value] = []
+            for bound in self._bound_values(value.key):
+                found += self._members_of(bound) if bound.kind in ("obj", "set") else [bound]
+            return found
+        if value.kind != "obj":
+            return []
+        path, qualname = self.objects[value.key]
+        jsfile = self.files[path]
+        found = []
+        prefix = qualname + "."
+        for name, info in sorted(jsfile.defs.items()):
+            if name.startswith(prefix) and "." not in name[len(prefix) :]:
+                found.append(Value("def", info.key))
+        for target in sorted(self._member_targets(jsfile, qualname)):
+            for assign in jsfile.member_assigns[target]:
+                member = self._assigned_value(jsfile, assign.scope, assign)
+                if member is not None and member not in found:
+                    found.append(member)
+        for pushed in self._pushed.get(value.key, ()):
+            if pushed not in found:
+                found.append(pushed)
+        return found
+
+    def _member_targets(self, jsfile: _File, qualname: str) -> list[str]:
+        table = self._member_index.get(jsfile.path)
+        if table is None:
+            table = self._member_index[jsfile.path] = {}
+            for target in jsfile.member_assigns:
+                table.setdefault(target.rpartition(".")[0], []).append(target)
+        return table.get(qualname, [])
+
+    @cached_property
+    def _member_index(self) -> dict[str, dict[str, list[str]]]:
+        return {}
+
+    @cached_property
+    def _pushed(self) -> dict[str, list[Value]]:
+        """What ``xs.push(f)`` stores in an array (its key -> the values pushed)."""
+        table: dict[str, list[Value]] = {}
+        for jsfile in self.files.values():
+            for call, refs in self._arguments_of(jsfile):
+                if call.name not in ("push", "unshift", "add", "set") or call.receiver in (None, "<expr>"):
+                    continue
+                container = self._resolve_dotted(jsfile, call.scope, call.receiver or "", call.line)
+                if container is None or container.kind != "obj":
+                    continue
+                for ref, _position in refs:
+                    value = self._argument_value(jsfile, ref)
+                    if value is not None and value.kind in ("def", "param", "ext"):
+                        stored = table.setdefault(container.key, [])
+                        if value not in stored:
+                            stored.append(value)
+        return table
+
+    def _elements(self, jsfile: _File, scope: str, base: str, line: int) -> list[Value]:
+        """The elements iterating ``base`` gives: an array's or object's members, what a rest
+        parameter received, the values a generator yields."""
+        if base.endswith("()"):
+            head = self._resolve_dotted(jsfile, scope, base[:-2], line)
+            if head is not None and head.kind == "def":
+                info = self.defs[head.key]
+                yields = [f[6:] for f in info.definition.returns if f.startswith("yield:")]
+                if yields:
+                    found = []
+                    for fact in yields:
+                        value = self._fact_value(info, fact)
+                        if value is not None and value not in found:
+                            found.append(value)
+                    return found
+        container = self._resolve_dotted(jsfile, scope, base, line)
+        if container is None:
+            return []
+        return self._members_of(container)
 
     def _import_value(self, jsfile: _File, imp: Import) -> Value | None:
         module = self._module_value(jsfile.path, imp.module)
@@ -1104,9 +1279,18 @@ class JavaScriptLinker:
             return Value("ext", keys.join(value.key, name))
         if value.kind == "def":
             info = self.defs[value.key]
-            member = self.files[info.path].defs.get(f"{info.qualname}.{name}")
+            jsfile = self.files[info.path]
+            member = jsfile.defs.get(f"{info.qualname}.{name}")
             if member is not None:
                 return Value("def", member.key)
+            if name == "prototype" and (info.is_class or info.definition.kind == "function"):
+                return Value("new", value.key)  # its methods are the prototype's members
+            assigned = jsfile.member_assigns.get(f"{info.qualname}.{name}", [])
+            if len(assigned) == 1 and not (
+                assigned[0].value.startswith("name:") and assigned[0].value[5:] == f"{info.qualname}.{name}"
+            ):
+                # `F.helper = g`, `Emitter.Emitter = Emitter`: a property set on a function
+                return self._assigned_value(jsfile, assigned[0].scope, assigned[0])
             if info.is_class:
                 found = self._member(value.key, name)
                 if found is not None:
@@ -1193,22 +1377,29 @@ class JavaScriptLinker:
             if self._depth > self.max_hops * 4:
                 self._capped = True
                 return None
-            jsfile = self.files[info.path]
-            scope = info.qualname
-            outer = self._function_scope(jsfile, scope.rpartition(".")[0])
             for fact in info.definition.returns:
-                kind, sep, text = fact.partition(":")
-                if not sep:
-                    value = self._type_value(jsfile, outer, fact, info.definition.line)
-                elif kind == "call":
-                    value = self._call_result(jsfile, scope, text, info.definition.end_line)
-                else:
-                    value = self._resolve_dotted(jsfile, scope, text, info.definition.end_line)
+                if fact.startswith("yield:"):
+                    continue  # what the generator's iterator gives, not what a call returns
+                value = self._fact_value(info, fact)
                 if value is not None:
                     return value
             return None
         finally:
             self._depth -= 1
+
+    def _fact_value(self, info: DefInfo, fact: str) -> Value | None:
+        """The value of a return or yield fact of a function."""
+        jsfile = self.files[info.path]
+        scope = info.qualname
+        kind, sep, text = fact.partition(":")
+        if not sep:
+            outer = self._function_scope(jsfile, scope.rpartition(".")[0])
+            return self._type_value(jsfile, outer, fact, info.definition.line)
+        if kind == "call":
+            return self._call_result(jsfile, scope, text, info.definition.end_line)
+        if kind == "object":
+            return Value("obj", keys.first_party(jsfile.path, text))
+        return self._resolve_dotted(jsfile, scope, text, info.definition.end_line)
 
     # ---- calls ----------------------------------------------------------------------------
     def _call(self, jsfile: _File, call: Call) -> None:
@@ -1226,6 +1417,17 @@ class JavaScriptLinker:
                 return
         if call.callee == "<expr>" or not call.name:
             self._unresolved(caller, site, "computed-name", "", call.text)
+            return
+        if call.receiver is None and call.callee.endswith("()"):
+            # `make()()`: the callee is what the inner call gives
+            value = self._resolve_dotted(jsfile, call.scope, call.callee, call.line)
+            if value is None:
+                self._unresolved(caller, site, "computed-name", "", call.text)
+            else:
+                self._call_value(caller, site, value, "assignment", call, language)
+            return
+        if call.name == "@@iterator":
+            self._iterate(jsfile, caller, site, call)
             return
         if call.super_call:
             cls = self._this(jsfile, call.scope)
@@ -1306,6 +1508,24 @@ class JavaScriptLinker:
         kind = "member" if receiver.kind in ("def", "obj") else "direct"
         self._call_value(caller, site, target, kind, call, language)
 
+    def _iterate(self, jsfile: _File, caller: str, site: Site, call: Call) -> None:
+        """``for (x of xs)`` calls ``xs[Symbol.iterator]()``: a first-party iterator method of an
+        instance; arrays, strings, maps and generators are the runtime's own (no site)."""
+        candidates = self._members_by_name.get("@@iterator", ())
+        if not candidates:
+            return
+        receiver = self._resolve_dotted(jsfile, call.scope, call.receiver or "", call.line)
+        if receiver is not None and receiver.kind in _INSTANCES:
+            if self._member(receiver.key, "@@iterator") is not None:
+                self._method_call(jsfile, caller, site, receiver.key, call, exact=receiver.kind == "new")
+            return
+        if receiver is not None and receiver.kind in ("obj", "set", "def"):
+            found = self._attribute(receiver, "@@iterator") if receiver.kind != "set" else None
+            if found is not None:
+                self._call_value(caller, site, found, "member", call, jsfile.index.language)
+            return
+        self._field_call(jsfile, caller, site, call)
+
     def _loaded_value(self, jsfile: _File, how: str, spec: str) -> Value | None:
         """What ``require("m")`` (its exports) or ``import("m")`` (its namespace) gives."""
         module = self._module_value(jsfile.path, spec)
@@ -1382,6 +1602,16 @@ class JavaScriptLinker:
             for bound in self._bound_values(value.key):
                 self._call_value(caller, site, bound, "reference", call, language)
             # the records may not show every argument (one on a later line of its call)
+            self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
+            return
+        if value.kind == "set":
+            # an element of a container: one edge per value stored in it; what the index does not
+            # show (a store through a computed key, an argument on a later line) may be there too
+            for member in self._sets[int(value.key)]:
+                if member.kind in ("def", "ext", "param"):
+                    self._call_value(
+                        caller, site, member, "member" if member.kind == "def" else kind, call, language
+                    )
             self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
             return
         if value.kind == "module":
@@ -1595,13 +1825,32 @@ class JavaScriptLinker:
         for function in functions:
             params = function.definition.params
             for value, position in passed:
-                chosen = range(len(params)) if position is None else [position]
+                chosen = list(range(len(params)) if position is None else [position])
+                rest = next((i for i, p in enumerate(params) if p.variadic), None)
+                if rest is not None and position is not None and position > rest:
+                    chosen = [rest]  # `function run(...fns)`: the rest array holds the later arguments
                 for index in chosen:
-                    if index < len(params) and not params[index].variadic and not params[index].type:
+                    if (
+                        index < len(params)
+                        and not params[index].type
+                        and (not params[index].variadic or position is not None)
+                    ):
                         key = keys.join(function.key, params[index].name)
                         bound = self._bindings.setdefault(key, [])
                         if value not in bound and value != Value("param", key):
                             bound.append(value)
+
+    def _bind_default(self, jsfile: _File, default: Assignment) -> None:
+        """A parameter's default value is what it holds when no argument is passed."""
+        info = jsfile.defs.get(default.scope)
+        if info is None:
+            return
+        outer = self._function_scope(jsfile, default.scope.rpartition(".")[0])
+        value = self._resolve_dotted(jsfile, outer, default.value[8:], default.line)
+        if value is not None and value.kind in ("def", "ext"):
+            bound = self._bindings.setdefault(keys.join(info.key, default.target), [])
+            if value not in bound:
+                bound.append(value)
 
     def _callables(self, value: Value | None) -> list[DefInfo]:
         """The first-party function a call of ``value`` runs (a class: its constructor)."""

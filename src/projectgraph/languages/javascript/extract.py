@@ -143,6 +143,8 @@ from projectgraph.languages.javascript.nodes import (
     declared_names,
     decorator_name,
     dotted,
+    element_names,
+    element_source,
     first_arg,
     is_import_value,
     is_main_guard,
@@ -173,7 +175,11 @@ _DECLARATION_SUFFIXES = (".d.ts", ".d.mts", ".d.cts")
 # Captures that shape scopes and names, handled in byte order with a stack; the others (calls,
 # references, returns) only read the scope at their offset and are handled after, unsorted.
 _ORDER = {"field.value": 0, "export": 1, "decorator": 1}
-_SITES = frozenset({"call", "new", "ref", "return", "jsx"})
+_SITES = frozenset({"call", "new", "ref", "return", "jsx", "forof", "yield"})
+# array methods whose callback's first parameter receives each element of the receiver
+_ELEMENT_METHODS = frozenset(
+    "forEach map filter some every find findIndex findLast findLastIndex flatMap".split()
+)
 # values a declarator binds or names; any other (literals, operators) tells linking nothing
 _BINDABLE = (
     FUNCTIONS
@@ -181,6 +187,7 @@ _BINDABLE = (
     | {
         "class",
         "object",
+        "array",
         "identifier",
         "member_expression",
         "subscript_expression",
@@ -274,6 +281,8 @@ class _Extractor:
         self.dropped: set[int] = set()  # overload signatures followed by another or the body
         self.named_functions: set[int] = set()  # start bytes of the function nodes given a name
         self.main_guard = False
+        # `const x = (function () {...})()`: the IIFE's start -> (name, qualname, scope, line)
+        self.iifes: dict[int, tuple[str, str, str, int]] = {}
         self.errors = 0
         self.stack: list[_Frame] = []
         self.scope: str | None = None  # the current scope, None when the stack changed
@@ -399,6 +408,8 @@ class _Extractor:
             ("jsx", self._jsx),
             ("ref", self._ref),
             ("return", self._return),
+            ("forof", self._for_of),
+            ("yield", self._yield),
         )
         for name, site in sites:
             for node in captures.get(name, ()):
@@ -551,6 +562,7 @@ class _Extractor:
             )
         )
         self.named_functions.add(node.start_byte)
+        self._default_values(qualname, params_node)
         # an overload signature stands aside for the next signature or the implementation
         overloaded = self.signatures.pop(qualname, None)
         if overloaded is not None:
@@ -561,6 +573,24 @@ class _Extractor:
         self._push(node, "function", qualname, this_owner, index)
         if body is not None and body.type != "statement_block":
             self._return_fact(index, body)  # an arrow function with an expression body
+
+    def _default_values(self, qualname: str, params: Node | None) -> None:
+        """`function f(fn = fallback)`: the parameter holds `fallback` when no argument is passed."""
+        if params is None or params.type == "identifier":
+            return
+        for child in params.named_children:
+            if child.type == "assignment_pattern":
+                left, right = child.child_by_field_name("left"), child.child_by_field_name("right")
+            elif child.type in ("required_parameter", "optional_parameter"):
+                left, right = child.child_by_field_name("pattern"), child.child_by_field_name("value")
+            else:
+                continue
+            if left is None or right is None or left.type != "identifier":
+                continue
+            value = dotted(unwrap(right))
+            if value is not None and value not in SKIP_REFS:
+                line = child.start_point[0] + 1
+                self.assignments.append(Assignment(line, qualname, text(left), f"default:{value}"))
 
     def _params(self, node: Node | None) -> tuple[Param, ...]:
         if node is None:
@@ -875,7 +905,9 @@ class _Extractor:
         return False
 
     def _name_object(self, obj: Node, prefix: str, exports: bool = False) -> None:
-        """Name the functions of an object literal bound to `prefix` ("" for `module.exports`)."""
+        """Name the functions of an object literal bound to `prefix` ("" for `module.exports`);
+        a member holding a name or a nested object is an assignment `prefix.key = name:x` /
+        `object:prefix.key` (the linker's allocation site `prefix`)."""
         for child in obj.named_children:
             kind = child.type
             if kind == "pair":
@@ -887,6 +919,18 @@ class _Extractor:
                 qualname = f"{prefix}.{key}" if prefix else key
                 if exports and self._export_value(key, value, child.start_point[0] + 1, child):
                     continue
+                if prefix and value.type in ("identifier", "member_expression"):
+                    name = dotted(value)
+                    if name is not None and name not in SKIP_REFS:
+                        line = child.start_point[0] + 1
+                        self.assignments.append(Assignment(line, self._scope(), qualname, f"name:{name}"))
+                    continue
+                if prefix and value.type in ("object", "array"):
+                    line = child.start_point[0] + 1
+                    self.assignments.append(Assignment(line, self._scope(), qualname, f"object:{qualname}"))
+                    if value.type == "array":
+                        self._name_array(value, qualname, self._scope())
+                        continue
                 member_kind = "method" if prefix else "function"
                 self._name_value(
                     value, qualname, member_kind, child.start_byte, child.start_byte, bool(prefix)
@@ -907,6 +951,27 @@ class _Extractor:
             elif kind == "shorthand_property_identifier" and exports:
                 name = text(child)
                 self.exports.append(Export(child.start_point[0] + 1, name, name))
+            elif kind == "shorthand_property_identifier" and prefix:
+                name = text(child)
+                line = child.start_point[0] + 1
+                self.assignments.append(Assignment(line, self._scope(), f"{prefix}.{name}", f"name:{name}"))
+
+    def _name_array(self, array: Node, prefix: str, scope: str) -> None:
+        """`[a, b]` bound to `prefix`: `prefix.0 = name:a`, `prefix.1 = name:b` (up to a spread)."""
+        position = 0
+        for element in array.named_children:
+            kind = element.type
+            if kind == "comment":
+                continue
+            if kind == "spread_element":
+                return  # the positions after it are unknown
+            value = unwrap(element)
+            if value.type in ("identifier", "member_expression"):
+                name = dotted(value)
+                if name is not None and name not in SKIP_REFS:
+                    line = element.start_point[0] + 1
+                    self.assignments.append(Assignment(line, scope, f"{prefix}.{position}", f"name:{name}"))
+            position += 1
 
     def _declare(self, node: Node) -> None:
         name_node = node.child_by_field_name("name")
@@ -929,11 +994,38 @@ class _Extractor:
             if value_type in WRAPPERS:
                 self._cast(name, value_node, line, scope)
                 value_node = unwrap(value_node)
-            if self._name_value(
-                value_node, self._qualify(name), "function", node.start_byte, node.start_byte
-            ):
+            qualname = self._qualify(name)
+            if value_node.type == "call_expression":
+                fn = value_node.child_by_field_name("function")
+                inner = unwrap(fn) if fn is not None else None
+                if inner is not None and inner.type in FUNCTIONS:
+                    # `const api = (function () { ... return {...}; })()`: the module pattern
+                    self.iifes[inner.start_byte] = (name, qualname, scope, line)
+            if value_node.type in ("object", "array"):
+                # an allocation site: `name` holds the object `qualname`, whose members are
+                # the assignments `qualname.key` (its literal's and those made later)
+                self.assignments.append(Assignment(line, scope, name, f"object:{qualname}"))
+                if value_node.type == "array":
+                    self._name_array(value_node, qualname, scope)
+                    return
+            if self._name_value(value_node, qualname, "function", node.start_byte, node.start_byte):
                 return
             self._bind(name, value_node, line, scope)
+        elif name_node.type == "array_pattern" and value_node is not None:
+            value = unwrap(value_node)
+            base = None if is_import_value(value) else dotted(value)
+            if base is None:
+                return
+            position = 0
+            for part in name_node.named_children:
+                if part.type == "comment":
+                    continue
+                if part.type == "rest_pattern":
+                    break
+                target = part.child_by_field_name("left") if part.type == "assignment_pattern" else part
+                if target is not None and target.type == "identifier":
+                    self.assignments.append(Assignment(line, scope, text(target), f"name:{base}.{position}"))
+                position += 1
         elif name_node.type == "object_pattern" and value_node is not None:
             value = unwrap(value_node)
             base = None if is_import_value(value) else dotted(value)
@@ -1232,6 +1324,34 @@ class _Extractor:
             self._export_star(arguments, line)
         elif nargs == 3 and callee == "Object.defineProperty":
             self._define_property(arguments, line)
+        if name in _ELEMENT_METHODS and arguments and fn.type == "member_expression":
+            self._element_callback(fn, arguments[0], line, scope)
+
+    def _element_callback(self, fn: Node, callback: Node, line: int, scope: str) -> None:
+        """`xs.forEach((x) => ...)`: the callback's first parameter is `each:xs` (the callback is
+        anonymous, so its names are in the scope of the call)."""
+        callback = unwrap(callback)
+        receiver = fn.child_by_field_name("object")
+        if callback.type not in ("arrow_function", "function_expression") or receiver is None:
+            return
+        if callback.start_byte in self.named_functions:
+            return
+        source = element_source(receiver)
+        if source is None:
+            return
+        base, mode = source
+        params = callback.child_by_field_name("parameters") or callback.child_by_field_name("parameter")
+        if params is None:
+            return
+        first = (
+            params
+            if params.type == "identifier"
+            else next((c for c in params.named_children if c.type != "comment"), None)
+        )
+        if first is not None and first.type in ("required_parameter", "optional_parameter"):
+            first = first.child_by_field_name("pattern")
+        for name in element_names(first, mode):
+            self.assignments.append(Assignment(line, scope, name, f"each:{mode}:{base}"))
 
     def _complex_callee(self, node: Node, fn: Node) -> tuple[str, str, str | None, bool]:
         """(name, callee, receiver, super_call) of a callee that is no plain chain; callee "" for none."""
@@ -1243,8 +1363,11 @@ class _Extractor:
             return name, f"{receiver}.{name}", receiver, obj is not None and obj.type == "super"
         if fn_type == "subscript_expression":
             obj = fn.child_by_field_name("object")
-            key = string_value(fn.child_by_field_name("index"))
-            if key is not None and IDENTIFIER.match(key):
+            index = fn.child_by_field_name("index")
+            key = string_value(index)
+            if index is not None and index.type == "number" and text(index).isdigit():
+                key = text(index)  # `steps[0]()`: element 0 of steps
+            if key is not None and (IDENTIFIER.match(key) or key.isdigit()):
                 receiver = dotted(obj) or "<expr>"
                 return key, f"{receiver}.{key}", receiver, False
             line, column = node.start_point
@@ -1254,6 +1377,10 @@ class _Extractor:
         if fn_type == "identifier":  # a name outside ASCII
             name = text(fn)
             return name, name, None, False
+        if fn_type == "call_expression":  # `make()()`: a call of what a call gives
+            called = dotted(fn)
+            if called is not None and not called.startswith(("require(", "import(")):
+                return called, called, None, False
         if unwrap(fn).type in FUNCTIONS:
             return "", "", None, False  # an IIFE: its body is transparent, it already belongs here
         return "", "<expr>", None, False
@@ -1446,11 +1573,82 @@ class _Extractor:
     def _return(self, node: Node) -> None:
         frame = self._frame_at(node.start_byte)
         owner = self.frame_owners[frame] if frame >= 0 else -1
-        if owner < 0:
-            return  # top level, or a callback's return, which is not its enclosing function's
         value = next((c for c in node.named_children if c.type != "comment"), None)
-        if value is not None:
-            self._return_fact(owner, value)
+        if owner < 0 and frame >= 0 and value is not None and unwrap(value).type == "object":
+            bound = self.iifes.get(self.frame_starts[frame])
+            if bound is not None:  # the object an IIFE returns is what its declarator holds
+                name, qualname, scope, line = bound
+                self.assignments.append(Assignment(line, scope, name, f"object:{qualname}"))
+                self._literal_members(unwrap(value), qualname, self._scope_at(node.start_byte))
+            return
+        if owner < 0 or value is None:
+            return  # top level, or a callback's return, which is not its enclosing function's
+        literal = unwrap(value)
+        if literal.type in ("object", "array"):
+            # a returned literal is an allocation site of its own, `f.@return`
+            prefix = f"{self.definitions[owner].qualname}.@return"
+            scope = self._scope_at(node.start_byte)
+            if literal.type == "array":
+                self._name_array(literal, prefix, scope)
+            else:
+                self._literal_members(literal, prefix, scope)
+            facts = self.returns.setdefault(owner, [])
+            if f"object:{prefix}" not in facts:
+                facts.append(f"object:{prefix}")
+            return
+        self._return_fact(owner, value)
+
+    def _literal_members(self, obj: Node, prefix: str, scope: str) -> None:
+        """The members of a returned object literal that hold names (its functions stay unnamed)."""
+        for child in obj.named_children:
+            if child.type == "pair":
+                key = key_name(child.child_by_field_name("key"))
+                value_node = child.child_by_field_name("value")
+                value = unwrap(value_node) if value_node is not None else None
+                if key is None or value is None or value.type not in ("identifier", "member_expression"):
+                    continue
+                name = dotted(value)
+            elif child.type == "shorthand_property_identifier":
+                key = name = text(child)
+            else:
+                continue
+            if name is not None and name not in SKIP_REFS:
+                line = child.start_point[0] + 1
+                self.assignments.append(Assignment(line, scope, f"{prefix}.{key}", f"name:{name}"))
+
+    def _yield(self, node: Node) -> None:
+        """`yield x` in a generator: an element of what a call of it gives (`yield:name:x`)."""
+        frame = self._frame_at(node.start_byte)
+        owner = self.frame_owners[frame] if frame >= 0 else -1
+        value = next((c for c in node.named_children if c.type != "comment"), None)
+        if owner < 0 or value is None or any(c.type == "*" for c in node.children):
+            return
+        fact = value_fact(value)
+        if fact is not None:
+            facts = self.returns.setdefault(owner, [])
+            if f"yield:{fact}" not in facts:
+                facts.append(f"yield:{fact}")
+
+    def _for_of(self, node: Node) -> None:
+        """`for (const x of xs)`: `x = each:xs` (an element of xs); the loop calls the iterator
+        method of xs, a Call of `xs.@@iterator`."""
+        operator = node.child_by_field_name("operator")
+        right = node.child_by_field_name("right")
+        if operator is None or operator.type != "of" or right is None:
+            return
+        source = element_source(right)
+        if source is None:
+            return
+        base, mode = source
+        line, column = node.start_point
+        scope = self._scope_at(node.start_byte)
+        for name in element_names(node.child_by_field_name("left"), mode):
+            self.assignments.append(Assignment(line + 1, scope, name, f"each:{mode}:{base}"))
+        if mode == "values" and not base.startswith("Object."):
+            text_ = short_text(f"for (... of {base})".encode(), CALL_TEXT_MAX)
+            self.calls.append(
+                Call(line + 1, column, scope, f"{base}.@@iterator", "@@iterator", base, 0, text_)
+            )
 
     def _return_fact(self, index: int, value: Node) -> None:
         fact = value_fact(value)

@@ -50,7 +50,9 @@ def dotted(node: Node | None) -> str | None:
     if kind == "subscript_expression":
         index = node.child_by_field_name("index")
         key = string_value(index) if index is not None else None
-        if key is None or not IDENTIFIER.match(key):
+        if index is not None and index.type == "number" and text(index).isdigit():
+            key = text(index)  # an array element: `steps[0]` reads `steps.0`
+        elif key is None or not IDENTIFIER.match(key):
             return None
         obj = dotted(node.child_by_field_name("object"))
         return None if obj is None else f"{obj}.{key}"
@@ -125,6 +127,11 @@ def key_name(node: Node | None) -> str | None:
         return text(node)
     if node.type == "string":
         return string_value(node) or None
+    if node.type == "computed_property_name" and node.named_child_count == 1:
+        # a well-known symbol as the spec writes it: `[Symbol.iterator]` is `@@iterator`
+        inner = node.named_children[0]
+        if inner.type == "member_expression" and text(inner.child_by_field_name("object")) == "Symbol":
+            return "@@" + text(inner.child_by_field_name("property"))
     return None
 
 
@@ -333,7 +340,41 @@ def value_fact(value: Node) -> str | None:
             return None
         name = dotted(fn)
         return f"call:{name}" if name and name != "require" else None
-    if kind in ("identifier", "member_expression", "this"):
+    if kind in ("identifier", "member_expression", "this", "subscript_expression"):
         name = dotted(value)
         return f"name:{name}" if name and name not in SKIP_REFS else None
     return None
+
+
+def element_source(node: Node) -> tuple[str, str] | None:
+    """What iterating ``node`` yields the elements of: ``(base, "values")`` for an array or object
+    ``base`` (``xs``, ``Object.values(o)``, ``colors()``), ``(base, "entries")`` for
+    ``Object.entries(o)`` (pairs whose second element is a value of ``o``); None when unknown."""
+    node = unwrap(node)
+    if node.type == "call_expression":
+        fn = dotted(node.child_by_field_name("function"))
+        if fn in ("Object.values", "Object.entries"):
+            arg = first_arg(node.child_by_field_name("arguments"))
+            base = dotted(unwrap(arg)) if arg is not None else None
+            if base is None:
+                return None
+            return base, "values" if fn == "Object.values" else "entries"
+    base = dotted(node)
+    return (base, "values") if base is not None and base not in SKIP_REFS else None
+
+
+def element_names(pattern: Node | None, mode: str) -> list[str]:
+    """The names a loop variable or callback parameter binds to an element of a source of
+    ``element_source``: ``x`` of a values source, ``[k, v]``'s ``v`` of an entries source."""
+    if pattern is None:
+        return []
+    pattern = pattern.child_by_field_name("left") if pattern.type == "assignment_pattern" else pattern
+    if pattern is None:
+        return []
+    if mode == "values" and pattern.type == "identifier":
+        return [text(pattern)]
+    if mode == "entries" and pattern.type == "array_pattern":
+        parts = [c for c in pattern.named_children if c.type != "comment"]
+        if len(parts) >= 2 and parts[1].type == "identifier":
+            return [text(parts[1])]
+    return []

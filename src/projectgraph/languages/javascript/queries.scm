@@ -19,6 +19,8 @@
 (import_statement) @import
 (export_statement) @export
 (return_statement) @return
+(for_in_statement) @forof
+(yield_expression) @yield
 ; names passed as call arguments are read by the call's handler, not captured
 (pair value: [(identifier) (member_expression)] @ref)
 (array [(identifier) (member_expression)] @ref)
