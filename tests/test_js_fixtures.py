@@ -80,8 +80,6 @@ KNOWN_GAPS: dict[str, dict[Pair, str]] = {
     },
     "javascript/dynamic": {
         ("main.js//main", "main.js//evaluated"): _DYNAMIC,
-        ("main.js//runAction", "main.js//actions//save"): _DYNAMIC,
-        ("main.js//runAction", "main.js//actions//load"): _DYNAMIC,
         ("main.js//loadPlugin", "plugins/csv.js//handle"): _DYNAMIC,
         ("main.js//loadPlugin", "plugins/json.js//handle"): _DYNAMIC,
         ("main.js//loadLazy", "lazy/one.js//run"): _DYNAMIC,
@@ -195,6 +193,19 @@ def test_import_edges(case: str) -> None:
     imports = {(e.caller, e.callee) for e in graph.edges if e.relation == "imports"}
     want = {(importer, module) for importer, module in expected(case)["imports"]}
     assert want - imports == set()
+
+
+def test_type_only_imports_run_no_code() -> None:
+    """``import type`` / ``export type {T} from`` name types alone: no import edge to a module only
+    they name, where a value import beside them has one."""
+    graph = case_graph("typescript/ts_type_only_imports")
+    imports = {(e.caller, e.callee) for e in graph.edges if e.relation == "imports"}
+    assert ("index.ts", "loader.ts") in imports
+    assert {
+        ("index.ts", "config.ts"),
+        ("index.ts", "barrel.ts"),
+        ("barrel.ts", "shapes.ts"),
+    } & imports == set()
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if "reach" in expected(c)])

@@ -95,6 +95,10 @@ _LOADED_CALL = re.compile(
     r"""^\(?\s*(?:await\s+)?(require|import)\(\s*(['"`])([^'"`$]+)\2\s*\)\s*\)?\s*([(.])"""
 )
 _INHERITS = frozenset({"setPrototypeOf", "inherits", "_inherits", "__extends"})
+# array methods whose callback's first parameter receives each element of the receiver
+_ELEMENT_METHODS = frozenset(
+    "forEach map filter some every find findIndex findLast findLastIndex flatMap".split()
+)
 # Methods of builtins (arrays, promises, strings, event emitters) and global functions that call
 # a function passed to them: a first-party function passed to one is called where it is passed
 # (now or later: the site is the only caller the program writes).
@@ -106,7 +110,7 @@ CALLING_METHODS = frozenset(
 CALLING_GLOBALS = frozenset(
     """setTimeout setInterval setImmediate queueMicrotask requestAnimationFrame requestIdleCallback
     process//nextTick Array//from Promise timers//setTimeout timers//setInterval
-    timers//setImmediate""".split()
+    timers//setImmediate JSON//parse JSON//stringify""".split()
 )
 GLOBALS = frozenset(
     """console JSON Math Object Array String Number Boolean Symbol BigInt Promise Reflect Proxy Date
@@ -134,6 +138,7 @@ BUILTIN_METHODS = frozenset(
 
 # the names of a CommonJS module's own exports object, when no local binding shadows them
 _OWN_EXPORTS = {"exports": [], "module": ["exports"]}
+_OWN_EXPORT_NAMES = frozenset({"module.exports", "default", "*"})
 
 
 def external_module_key(spec: str) -> str:
@@ -587,8 +592,9 @@ class JavaScriptLinker:
             elif not imp.module.startswith((".", "/")) and imp.module:
                 key = self.builder.external(external_module_key(imp.module), index.language)
                 self.builder.edge(caller, key, "imports", "import", site)
+        type_lines = {(i.line, i.module) for i in index.imports if i.kind == "type" and i.bound is None}
         for export in index.exports:
-            if export.module:
+            if export.module and (export.line, export.module) not in type_lines:
                 target = self.resolve_module(path, export.module)
                 if target is not None and target != path:
                     self.builder.edge(path, target, "imports", "import", Site(path, export.line, 0))
@@ -1291,6 +1297,13 @@ class JavaScriptLinker:
             ):
                 # `F.helper = g`, `Emitter.Emitter = Emitter`: a property set on a function
                 return self._assigned_value(jsfile, assigned[0].scope, assigned[0])
+            if (
+                name in jsfile.exports
+                and name not in _OWN_EXPORT_NAMES
+                and self._module_exports(jsfile) == value
+            ):
+                # `exports = module.exports = f; exports.x = g`: f's x is the module's export x
+                return self.export_of(info.path, name)
             if info.is_class:
                 found = self._member(value.key, name)
                 if found is not None:
@@ -1417,6 +1430,13 @@ class JavaScriptLinker:
                 return
         if call.callee == "<expr>" or not call.name:
             self._unresolved(caller, site, "computed-name", "", call.text)
+            table = self._computed_tables.get((jsfile.path, call.line, call.column))
+            if table:
+                # `routes[name]()`: any function of a known table may run; the site stays open
+                value = self._resolve_dotted(jsfile, call.scope, table, call.line)
+                for stored in self._members_of(value) if value is not None else ():
+                    if stored.kind == "def" and self.defs[stored.key].is_callable:
+                        self.builder.edge(caller, stored.key, "calls", "field", site)
             return
         if call.receiver is None and call.callee.endswith("()"):
             # `make()()`: the callee is what the inner call gives
@@ -1507,6 +1527,16 @@ class JavaScriptLinker:
             return
         kind = "member" if receiver.kind in ("def", "obj") else "direct"
         self._call_value(caller, site, target, kind, call, language)
+
+    @cached_property
+    def _computed_tables(self) -> dict[tuple[str, int, int], str]:
+        """The object a computed member call reads (``routes[name]()``: ``routes``), by site."""
+        return {
+            (jsfile.path, flag.line, flag.column): flag.name
+            for jsfile in self.files.values()
+            for flag in jsfile.index.dynamic
+            if flag.kind == "getattr" and flag.name
+        }
 
     def _iterate(self, jsfile: _File, caller: str, site: Site, call: Call) -> None:
         """``for (x of xs)`` calls ``xs[Symbol.iterator]()``: a first-party iterator method of an
@@ -1768,6 +1798,12 @@ class JavaScriptLinker:
         passed: list[tuple[Value, int | None]] = []
         for ref, position in refs:
             value = self._argument_value(jsfile, ref)
+            if value is not None and value.kind == "set":
+                # an element of a table passed on: each function it may be
+                for element in self._sets[int(value.key)]:
+                    if element.kind in ("def", "ext") and (element, position) not in passed:
+                        passed.append((element, position))
+                continue
             if value is None or value.kind not in ("def", "ext", "param"):
                 continue
             info = self.defs.get(value.key) if value.kind == "def" else None
@@ -1822,6 +1858,19 @@ class JavaScriptLinker:
             for value, _position in passed:
                 if value.kind == "def":
                     self._call_value(caller, site, value, "reference", call, jsfile.index.language)
+            if call.name in _ELEMENT_METHODS and call.receiver not in (None, "<expr>"):
+                # `tasks.forEach(runTask)`: runTask's first parameter gets each element of tasks
+                elements = self._elements(jsfile, call.scope, call.receiver or "", call.line)
+                for value, position in passed:
+                    info = self.defs.get(value.key) if value.kind == "def" else None
+                    if info is None or position != 0 or not info.definition.params:
+                        continue
+                    first = info.definition.params[0]
+                    if not first.type and not first.variadic:
+                        bound = self._bindings.setdefault(keys.join(info.key, first.name), [])
+                        for element in elements:
+                            if element.kind in ("def", "ext", "param") and element not in bound:
+                                bound.append(element)
         for function in functions:
             params = function.definition.params
             for value, position in passed:

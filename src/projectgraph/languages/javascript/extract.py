@@ -1090,6 +1090,14 @@ class _Extractor:
             if right.type == "object":
                 self._name_object(right, self._qualify(target.removesuffix(".prototype")))
                 return
+        elif right.type in ("object", "array") and "." in target and not target.startswith("this."):
+            qualname = self._qualify(target)
+            self.assignments.append(Assignment(line, scope, target, f"object:{qualname}"))
+            if right.type == "array":
+                self._name_array(right, qualname, scope)
+            else:
+                self._name_object(right, qualname)
+            return
         elif self._name_value(right, self._qualify(target), "function", start, start):
             if "." in target and right.type != "object":
                 # a function stored in a member may be called by anyone who holds the object
@@ -1099,6 +1107,16 @@ class _Extractor:
 
     def _module_exports(self, right: Node, line: int, node: Node) -> None:
         """`module.exports = <value>`: the module's value, exported as "module.exports"."""
+        if right.type == "call_expression":
+            fn = right.child_by_field_name("function")
+            loaded = require_module(unwrap(fn)) if fn is not None else None
+            if loaded is not None and loaded[1] is None:
+                # `module.exports = require("./common")(exports)`: what the loaded factory returns,
+                # through an import bound to a name no source can spell
+                alias = f"@require{line}"
+                self.imports.append(Import(line, loaded[0], None, alias, kind="require", scope=self._scope()))
+                self.exports.append(Export(line, "module.exports", f"{alias}()"))
+                return
         required = require_module(right)
         if required is not None:
             module, member = required
@@ -1168,6 +1186,11 @@ class _Extractor:
             if name.rpartition(".")[2] in INTEROP and is_import_value(value):
                 return
             self.assignments.append(Assignment(line, scope, target, f"call:{name}"))
+        elif kind == "subscript_expression" and dotted(value) is None:
+            # `g = table[key]`: any element of table (a computed key)
+            table = dotted(value.child_by_field_name("object"))
+            if table is not None and table not in SKIP_REFS and not table.startswith("require()"):
+                self.assignments.append(Assignment(line, scope, target, f"each:values:{table}"))
         elif kind in ("identifier", "member_expression", "subscript_expression"):
             name = dotted(value)
             if name is not None and name not in SKIP_REFS and not name.startswith("require()"):
@@ -1230,6 +1253,10 @@ class _Extractor:
             return
         source = node.child_by_field_name("source")
         module = string_value(source) if source is not None else None
+        if module is not None and any(child.type == "type" for child in node.children):
+            # `export type {T} from "m"` runs no code: a type Import of m on its line tells the
+            # linker that the Exports of this line make no import edge
+            self.imports.append(Import(line, module, kind="type", scope=self._scope()))
         has_namespace = False
         for child in node.named_children:
             kind = child.type
