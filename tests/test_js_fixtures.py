@@ -72,12 +72,6 @@ KNOWN_GAPS: dict[str, dict[Pair, str]] = {
         ("main.js//subscribe", "events//EventEmitter//once"): _PARAM_RECEIVER,
         ("main.js//finish", "events//EventEmitter//emit"): _PARAM_RECEIVER,
     },
-    "javascript/destructure_parameter": {
-        ("main.js//run", "main.js//finished"): (
-            "a destructured parameter ({ onDone }) is not bound to the properties of the object "
-            "literal passed for it; the call of onDone stays an unresolved site"
-        ),
-    },
     "javascript/dynamic": {
         ("main.js//main", "main.js//evaluated"): _DYNAMIC,
         ("main.js//loadPlugin", "plugins/csv.js//handle"): _DYNAMIC,

@@ -879,7 +879,7 @@ class JavaScriptLinker:
                     self._member_busy.discard((owner, name))
                 if value is not None and value.kind == "def":
                     return self.defs[value.key]
-            for mixin in self._mixins.get(owner, ()):
+            for mixin in self._mixins().get(owner, ()):
                 path, qualname = self.objects[mixin.key]
                 member = self.files[path].defs.get(f"{qualname}.{name}")
                 if member is not None:
@@ -890,10 +890,26 @@ class JavaScriptLinker:
     def _member_busy(self) -> set[tuple[str, str]]:
         return set()
 
-    @cached_property
+    _mixins_table: dict[str, list[Value]] | None = None
+    _mixing = False
+
     def _mixins(self) -> dict[str, list[Value]]:
         """``Object.assign(C.prototype, Mixin)``: the objects whose members a class's instances
-        get (class key -> object values), read from the call's argument references."""
+        get (class key -> object values), read from the call's argument references; computed
+        once, empty while it is being computed (a resolution it makes asks for a member)."""
+        if self._mixins_table is not None:
+            return self._mixins_table
+        if self._mixing:
+            self._capped = True
+            return {}
+        self._mixing = True
+        try:
+            self._mixins_table = self._find_mixins()
+        finally:
+            self._mixing = False
+        return self._mixins_table
+
+    def _find_mixins(self) -> dict[str, list[Value]]:
         table: dict[str, list[Value]] = {}
         for jsfile in self.files.values():
             for call, refs in self._arguments_of(jsfile):
@@ -1129,7 +1145,23 @@ class JavaScriptLinker:
         return Value("set", str(len(self._sets) - 1))
 
     def _members_of(self, value: Value) -> list[Value]:
-        """The values stored in an object or array (its literal's members, later stores)."""
+        """The values stored in an object or array (its literal's members, later stores); a
+        container reached again while its members are read (``for (x of xs) xs.push(x)``) adds
+        nothing more, and the answer is not memoized."""
+        if value in self._members_busy:
+            self._capped = True
+            return []
+        self._members_busy.add(value)
+        try:
+            return self._find_members(value)
+        finally:
+            self._members_busy.discard(value)
+
+    @cached_property
+    def _members_busy(self) -> set[Value]:
+        return set()
+
+    def _find_members(self, value: Value) -> list[Value]:
         if value.kind == "set":
             return [m for v in self._sets[int(value.key)] for m in self._members_of(v)]
         if value.kind == "param":
@@ -1151,7 +1183,7 @@ class JavaScriptLinker:
                 member = self._assigned_value(jsfile, assign.scope, assign)
                 if member is not None and member not in found:
                     found.append(member)
-        for pushed in self._pushed.get(value.key, ()):
+        for pushed in self._pushed().get(value.key, ()):
             if pushed not in found:
                 found.append(pushed)
         return found
@@ -1168,9 +1200,25 @@ class JavaScriptLinker:
     def _member_index(self) -> dict[str, dict[str, list[str]]]:
         return {}
 
-    @cached_property
+    _pushed_table: dict[str, list[Value]] | None = None
+    _pushing = False
+
     def _pushed(self) -> dict[str, list[Value]]:
-        """What ``xs.push(f)`` stores in an array (its key -> the values pushed)."""
+        """What ``xs.push(f)`` stores in an array (its key -> the values pushed), computed once;
+        while it is being computed (a pushed value read from a container), nothing yet."""
+        if self._pushed_table is not None:
+            return self._pushed_table
+        if self._pushing:
+            self._capped = True
+            return {}
+        self._pushing = True
+        try:
+            self._pushed_table = self._find_pushed()
+        finally:
+            self._pushing = False
+        return self._pushed_table
+
+    def _find_pushed(self) -> dict[str, list[Value]]:
         table: dict[str, list[Value]] = {}
         for jsfile in self.files.values():
             for call, refs in self._arguments_of(jsfile):
@@ -1283,6 +1331,15 @@ class JavaScriptLinker:
             return None
         if value.kind in ("ext", "inst_ext"):
             return Value("ext", keys.join(value.key, name))
+        if value.kind == "param":
+            # `opts.encoder` of a parameter bound to object literals: their members of the name
+            held: list[Value] = []
+            for bound in self._bound_values(value.key):
+                if bound.kind == "obj":
+                    property_value = self._attribute(bound, name)
+                    if property_value is not None and property_value not in held:
+                        held.append(property_value)
+            return self._set(held)
         if value.kind == "def":
             info = self.defs[value.key]
             jsfile = self.files[info.path]
@@ -1292,11 +1349,16 @@ class JavaScriptLinker:
             if name == "prototype" and (info.is_class or info.definition.kind == "function"):
                 return Value("new", value.key)  # its methods are the prototype's members
             assigned = jsfile.member_assigns.get(f"{info.qualname}.{name}", [])
-            if len(assigned) == 1 and not (
-                assigned[0].value.startswith("name:") and assigned[0].value[5:] == f"{info.qualname}.{name}"
-            ):
-                # `F.helper = g`, `Emitter.Emitter = Emitter`: a property set on a function
-                return self._assigned_value(jsfile, assigned[0].scope, assigned[0])
+            if len(assigned) == 1 and (value.key, name) not in self._member_busy:
+                # `F.helper = g`, `Emitter.Emitter = Emitter`: a property set on a function;
+                # `F.x = F.x.wrap()` reaches back to itself: cut, and not memoized
+                self._member_busy.add((value.key, name))
+                try:
+                    return self._assigned_value(jsfile, assigned[0].scope, assigned[0])
+                finally:
+                    self._member_busy.discard((value.key, name))
+            if len(assigned) == 1:
+                self._capped = True
             if (
                 name in jsfile.exports
                 and name not in _OWN_EXPORT_NAMES
@@ -1749,6 +1811,17 @@ class JavaScriptLinker:
     _binding_done = False
 
     def _arguments_of(self, jsfile: _File) -> list[tuple[Call, list[tuple[Reference, int | None]]]]:
+        """``_find_arguments``, once per file (the binding pass, pushes and mixins read it)."""
+        found = self._arguments_memo.get(jsfile.path)
+        if found is None:
+            found = self._arguments_memo[jsfile.path] = self._find_arguments(jsfile)
+        return found
+
+    @cached_property
+    def _arguments_memo(self) -> dict[str, list[tuple[Call, list[tuple[Reference, int | None]]]]]:
+        return {}
+
+    def _find_arguments(self, jsfile: _File) -> list[tuple[Call, list[tuple[Reference, int | None]]]]:
         """The references passed as arguments, with their position when the call's text shows it.
 
         The index gives each value used as an argument (a reference) but not the call it is an
@@ -1775,7 +1848,10 @@ class JavaScriptLinker:
                 if call.column < ref.column and reaches and inner:
                     best = call
             if best is not None:
-                position = _argument_position(best.text, ref.column - best.column, ref.name)
+                if ref.name.startswith("@arg"):  # an object literal argument: its position is in its name
+                    position: int | None = int(ref.name[4:].partition("_")[0])
+                else:
+                    position = _argument_position(best.text, ref.column - best.column, ref.name)
                 if position != -1:
                     found.setdefault(best, []).append((ref, position))
         return sorted(found.items(), key=lambda item: (item[0].line, item[0].column, item[0].text))
@@ -1804,7 +1880,7 @@ class JavaScriptLinker:
                     if element.kind in ("def", "ext") and (element, position) not in passed:
                         passed.append((element, position))
                 continue
-            if value is None or value.kind not in ("def", "ext", "param"):
+            if value is None or value.kind not in ("def", "ext", "param", "obj"):
                 continue
             info = self.defs.get(value.key) if value.kind == "def" else None
             if info is not None and not (info.is_callable or info.is_class):

@@ -575,10 +575,25 @@ class _Extractor:
             self._return_fact(index, body)  # an arrow function with an expression body
 
     def _default_values(self, qualname: str, params: Node | None) -> None:
-        """`function f(fn = fallback)`: the parameter holds `fallback` when no argument is passed."""
+        """`function f(fn = fallback)`: the parameter holds `fallback` when no argument is passed;
+        `function f({onDone})`: `onDone = name:{}.onDone`, a property of the parameter `{}`."""
         if params is None or params.type == "identifier":
             return
         for child in params.named_children:
+            pattern = child.child_by_field_name("pattern") if child.type == "required_parameter" else child
+            if pattern is not None and pattern.type == "object_pattern":
+                for part in pattern.named_children:
+                    key = bound = None
+                    if part.type == "shorthand_property_identifier_pattern":
+                        key = bound = text(part)
+                    elif part.type == "pair_pattern":
+                        key = key_name(part.child_by_field_name("key"))
+                        value = part.child_by_field_name("value")
+                        bound = text(value) if value is not None and value.type == "identifier" else None
+                    if key and bound:
+                        line = part.start_point[0] + 1
+                        self.assignments.append(Assignment(line, qualname, bound, f"name:{{}}.{key}"))
+                continue
             if child.type == "assignment_pattern":
                 left, right = child.child_by_field_name("left"), child.child_by_field_name("right")
             elif child.type in ("required_parameter", "optional_parameter"):
@@ -587,10 +602,10 @@ class _Extractor:
                 continue
             if left is None or right is None or left.type != "identifier":
                 continue
-            value = dotted(unwrap(right))
-            if value is not None and value not in SKIP_REFS:
+            held = dotted(unwrap(right))
+            if held is not None and held not in SKIP_REFS:
                 line = child.start_point[0] + 1
-                self.assignments.append(Assignment(line, qualname, text(left), f"default:{value}"))
+                self.assignments.append(Assignment(line, qualname, text(left), f"default:{held}"))
 
     def _params(self, node: Node | None) -> tuple[Param, ...]:
         if node is None:
@@ -1418,8 +1433,11 @@ class _Extractor:
             return []  # none, `()`, or a tagged template
         found = args.named_children
         references = self.references
+        position = -1
         for child in found:
             kind = child.type
+            if kind != "comment":
+                position += 1
             if kind == "identifier":
                 name: str | None = text(child)
             elif kind == "member_expression":
@@ -1427,12 +1445,28 @@ class _Extractor:
             elif kind == "comment":
                 found = [c for c in found if c.type != "comment"]
                 continue
+            elif kind == "object" and child.named_child_count:
+                self._argument_object(child, position, scope)
+                continue
             else:
                 continue
             if name is not None and name not in SKIP_REFS:
                 row, column = child.start_point
                 references.append(Reference(row + 1, column, scope, name))
         return found
+
+    def _argument_object(self, obj: Node, position: int, scope: str) -> None:
+        """An object literal passed as an argument (``run({onDone: finished})``) is an allocation
+        site ``@arg<position>_<line>_<column>``: its name-valued members are assignments, and a
+        Reference of that name (which no source can spell) passes it at its position."""
+        row, column = obj.start_point
+        name = f"@arg{position}_{row + 1}_{column}"
+        members = len(self.assignments)
+        self._literal_members(obj, name, scope)
+        if len(self.assignments) == members:
+            return  # no member holds a name: nothing to follow
+        self.assignments.append(Assignment(row + 1, scope, name, f"object:{name}"))
+        self.references.append(Reference(row + 1, column, scope, name))
 
     def _import_call(self, node: Node, args: Node | None, kind: str, flag: str) -> None:
         """`require(...)` / `import(...)`: an Import for a literal module, a DynamicFlag otherwise."""
