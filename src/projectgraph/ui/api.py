@@ -177,8 +177,7 @@ class Api:
     # ---- endpoints ------------------------------------------------------------------------
     def status(self, params: Params) -> dict[str, Any]:
         """What the page shows in its header: the project, the graph's size, the live state."""
-        with self.engines.engine() as engine:
-            run = sql.last_run(engine.connection)
+        run = self.live.stored_run()  # not an engine: the page's first call never waits for one
         stats = run["stats"] if run else {}
         live = self.live.snapshot()
         return {

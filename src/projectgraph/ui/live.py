@@ -20,6 +20,7 @@ from typing import Any
 
 from projectgraph.project import Project
 from projectgraph.query import QueryEngine
+from projectgraph.store import sqlite as sql
 from projectgraph.sync.watch import read_state
 
 LISTED = 20
@@ -45,6 +46,7 @@ class LiveState:
         self._project = Project(root)
         self._engine = QueryEngine(self._project.store.connection)
         self.generation = self._engine.generation()
+        self.last_run = sql.last_run(self._project.store.connection)
         self.staleness = self._check()
 
     @property
@@ -62,6 +64,11 @@ class LiveState:
         if self._thread is not None:
             self._thread.join(timeout=10)
         self._project.close()
+
+    def stored_run(self) -> dict[str, Any] | None:
+        """The latest stored run (``sql.last_run``) as of the last generation seen."""
+        with self.changed:
+            return self.last_run
 
     def snapshot(self) -> dict[str, Any]:
         """What the channel's events carry: the version, the generation and the staleness."""
@@ -107,7 +114,8 @@ class LiveState:
                 generation = self._engine.generation()
                 if generation != self.generation:
                     new_run = generation["run"] != self.generation["run"]
-                    self._publish(generation=generation)
+                    last_run = sql.last_run(self._project.store.connection) if new_run else self.last_run
+                    self._publish(generation=generation, last_run=last_run)
                     next_check = 0.0  # a sync just committed: look at the working copy now
                     for call in self.on_new_run if new_run else ():
                         call()
