@@ -1854,6 +1854,17 @@ class JavaScriptLinker:
                     position = _argument_position(best.text, ref.column - best.column, ref.name)
                 if position != -1:
                     found.setdefault(best, []).append((ref, position))
+        # the arguments on later lines of a call written over several lines (`@pass` facts)
+        at_site = {(c.scope, c.line, c.column): c for group in calls.values() for c in group}
+        for assign in jsfile.index.assignments:
+            if not assign.target.startswith("@pass"):
+                continue
+            position_text, _, column_text = assign.target[5:].partition("@")
+            passed_to = at_site.get((assign.scope, assign.line, int(column_text)))
+            if passed_to is not None:
+                position = int(position_text)
+                ref = Reference(assign.line, int(column_text) + 1 + position, assign.scope, assign.value[5:])
+                found.setdefault(passed_to, []).append((ref, position))
         return sorted(found.items(), key=lambda item: (item[0].line, item[0].column, item[0].text))
 
     def _argument_value(self, jsfile: _File, ref: Reference) -> Value | None:

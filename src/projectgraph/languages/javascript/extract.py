@@ -1354,7 +1354,7 @@ class _Extractor:
         line += 1
         start = node.start_byte
         scope = self._scope_at(start)
-        arguments = self._arguments(args, scope)
+        arguments = self._arguments(args, scope, line, column)
         nargs = len(arguments) if args is None or args.type == "arguments" else 1  # 1: a tagged template
         call_text = short_text(self.source[start : min(node.end_byte, start + _TEXT_BYTES)], CALL_TEXT_MAX)
         self.calls.append(
@@ -1427,8 +1427,10 @@ class _Extractor:
             return "", "", None, False  # an IIFE: its body is transparent, it already belongs here
         return "", "<expr>", None, False
 
-    def _arguments(self, args: Node | None, scope: str) -> list[Node]:
-        """The arguments of a call; names passed as arguments are references."""
+    def _arguments(self, args: Node | None, scope: str, line: int = 0, column: int = 0) -> list[Node]:
+        """The arguments of a call; names passed as arguments are references. A name on a later
+        line than the call (a call written over several lines) is also an assignment
+        ``@pass<position>@<column> = name:x`` on the call's line, which ties it to the call."""
         if args is None or args.end_byte - args.start_byte <= 2 or args.type != "arguments":
             return []  # none, `()`, or a tagged template
         found = args.named_children
@@ -1446,16 +1448,23 @@ class _Extractor:
                 found = [c for c in found if c.type != "comment"]
                 continue
             elif kind == "object" and child.named_child_count:
-                self._argument_object(child, position, scope)
+                site = self._argument_object(child, position, scope)
+                if site is not None and line and child.start_point[0] + 1 != line:
+                    self.assignments.append(
+                        Assignment(line, scope, f"@pass{position}@{column}", f"name:{site}")
+                    )
                 continue
             else:
                 continue
             if name is not None and name not in SKIP_REFS:
-                row, column = child.start_point
-                references.append(Reference(row + 1, column, scope, name))
+                row, start = child.start_point
+                references.append(Reference(row + 1, start, scope, name))
+                if line and row + 1 != line:
+                    target = f"@pass{position}@{column}"
+                    self.assignments.append(Assignment(line, scope, target, f"name:{name}"))
         return found
 
-    def _argument_object(self, obj: Node, position: int, scope: str) -> None:
+    def _argument_object(self, obj: Node, position: int, scope: str) -> str | None:
         """An object literal passed as an argument (``run({onDone: finished})``) is an allocation
         site ``@arg<position>_<line>_<column>``: its name-valued members are assignments, and a
         Reference of that name (which no source can spell) passes it at its position."""
@@ -1464,9 +1473,10 @@ class _Extractor:
         members = len(self.assignments)
         self._literal_members(obj, name, scope)
         if len(self.assignments) == members:
-            return  # no member holds a name: nothing to follow
+            return None  # no member holds a name: nothing to follow
         self.assignments.append(Assignment(row + 1, scope, name, f"object:{name}"))
         self.references.append(Reference(row + 1, column, scope, name))
+        return name
 
     def _import_call(self, node: Node, args: Node | None, kind: str, flag: str) -> None:
         """`require(...)` / `import(...)`: an Import for a literal module, a DynamicFlag otherwise."""
@@ -1597,7 +1607,7 @@ class _Extractor:
             head, _, name = callee.rpartition(".")
             receiver = head or None
         start = node.start_byte
-        nargs = len(self._arguments(node.child_by_field_name("arguments"), scope))
+        nargs = len(self._arguments(node.child_by_field_name("arguments"), scope, line, column))
         call_text = short_text(self.source[start : min(node.end_byte, start + _TEXT_BYTES)], CALL_TEXT_MAX)
         self.calls.append(Call(line, column, scope, callee, name, receiver, nargs, call_text, True))
         if callee == "Function":
