@@ -81,12 +81,14 @@ def test_rich_reference_and_crg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert rows["extends"]["crg"] == 0  # crg names every base class by its bare name
 
 
-def test_rich_reference_and_pycg(tmp_path: Path) -> None:
+def test_rich_reference_and_pycg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("PyCG", reason="the pycg extra is not installed")
+    monkeypatch.setenv("PROJECTGRAPH_PYCG_MAX_ITER", "2")  # its fixpoint runs past 30 min here
     rows = table_of(rich_corpus(tmp_path), "pycg")
     assert rows["files"]["common"] == 78  # type: ignore[index]
-    assert rows["nodes:all"]["jaccard"] >= 0.9  # type: ignore[operator]
-    assert rows["calls"]["jaccard"] >= 0.3  # type: ignore[operator]
+    assert rows["nodes:all"]["jaccard"] >= 0.99  # type: ignore[operator]
+    assert rows["contains"]["jaccard"] >= 0.99  # type: ignore[operator]
+    assert rows["calls"]["jaccard"] >= 0.45  # type: ignore[operator]
 
 
 def test_rxjs_reference_and_crg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

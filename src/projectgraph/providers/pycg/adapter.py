@@ -196,6 +196,10 @@ def build(root: str) -> dict[str, Any]:
 
 
 def main() -> None:
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        # PyCG's passes iterate over sets of names: with a random string hash, a run stopped before
+        # its fixpoint (--max-iter) gives another graph each time; one seed gives one graph
+        os.execve(sys.executable, sys.orig_argv, {**os.environ, "PYTHONHASHSEED": "0"})
     request = json.loads(sys.stdin.readline())
     available = load_pycg() is not None
     if request.get("op") == "capabilities":
