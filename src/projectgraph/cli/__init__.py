@@ -14,6 +14,7 @@ from projectgraph.cli import (
     changes,
     cycles,
     docs,
+    embed,
     explore,
     export,
     graph,
@@ -67,3 +68,4 @@ main.add_command(explore.command)
 main.add_command(ui.command)
 main.add_command(overlay.command)
 main.add_command(audit.command)
+main.add_command(embed.command)

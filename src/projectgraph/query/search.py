@@ -1,8 +1,8 @@
 """Search: BM25 over the FTS5 index of names (split on case and underscores), qualified names,
-signatures and doc comments. Semantic similarity is not wired: the PyPI packages that ship an
-embedding model (all-MiniLM-L6-v2) need sentence-transformers, so torch and the CUDA toolkit (66
-packages, gigabytes). Until one ships without them, ``semantic`` mode answers nothing and says
-why, and ``hybrid`` (the default) is keyword-only and says so in ``semantic``.
+signatures and doc comments; semantic similarity over embedded symbols (``semantic``: the optional
+extra and ``projectgraph embed``); ``hybrid`` (the default) fuses both by reciprocal rank. Without
+the model or without vectors, ``semantic`` answers nothing and ``hybrid`` is keyword-only, and the
+answer's ``semantic`` field says why and what to do.
 
 Matching: the query is split into words as names are (``parseHTTPRequest`` -> parse, http,
 request); a symbol matches when it has every word (the last one as a prefix), or, when no symbol
@@ -18,6 +18,7 @@ import re
 import sqlite3
 from typing import Any
 
+from projectgraph.query import semantic
 from projectgraph.store import sqlite as sql
 
 MODES = ("keyword", "semantic", "hybrid")
@@ -96,11 +97,21 @@ def keyword(connection: sqlite3.Connection, text: str, limit: int) -> list[dict[
 
 
 def semantic_available() -> bool:
-    """Whether an embedding model can serve semantic search here (not yet: see the docstring)."""
-    return False
+    """Whether an embedding model can serve semantic search here (the ``semantic`` extra)."""
+    return semantic.model_available()
 
 
-UNAVAILABLE = "unavailable: no embedding model is installed with projectgraph"
+UNAVAILABLE = f"unavailable: no embedding model is installed with projectgraph ({semantic.INSTALL_HINT})"
+NO_VECTORS = "unavailable: this project has no vectors yet (run `projectgraph embed` once)"
+
+
+def _semantic_hits(connection: sqlite3.Connection, text: str, limit: int) -> list[dict[str, Any]]:
+    hits = []
+    for key, score in semantic.nearest(connection, text, limit):
+        rows = sql.nodes_where(connection, "key", key)
+        if rows:
+            hits.append(_hit(rows[0], score))
+    return hits
 
 
 def search(
@@ -110,19 +121,33 @@ def search(
         raise ValueError(f"unknown search mode {mode!r} (use {', '.join(MODES)})")
     if limit < 1:
         raise ValueError("--limit must be at least 1")
-    available = semantic_available()
-    if mode == "semantic" and not available:
+    if mode == "keyword":
         return {
             "query": text,
             "mode": mode,
-            "semantic": f"{UNAVAILABLE}; use --mode keyword",
-            "results": [],
+            "semantic": "not used",
+            "results": keyword(connection, text, limit),
         }
-    results = keyword(connection, text, limit)
-    note = "used" if available else f"{UNAVAILABLE}: keyword only"
-    return {
-        "query": text,
-        "mode": mode,
-        "semantic": note if mode == "hybrid" else "not used",
-        "results": results,
-    }
+    why = ""
+    if not semantic_available():
+        why = UNAVAILABLE
+    elif not semantic.has_vectors(connection):
+        why = NO_VECTORS
+    if mode == "semantic":
+        if why:
+            return {"query": text, "mode": mode, "semantic": f"{why}; use --mode keyword", "results": []}
+        return {
+            "query": text,
+            "mode": mode,
+            "semantic": "used",
+            "results": _semantic_hits(connection, text, limit),
+        }
+    if why:
+        results = keyword(connection, text, limit)
+        return {"query": text, "mode": mode, "semantic": f"{why}: keyword only", "results": results}
+    words = keyword(connection, text, max(limit * 3, 30))
+    near = _semantic_hits(connection, text, max(limit * 3, 30))
+    by_key = {hit["key"]: hit for hit in [*near, *words]}
+    fused = semantic.fuse([[h["key"] for h in words], [h["key"] for h in near]], limit)
+    results = [by_key[key] | {"score": round(score, 6)} for key, score in fused]
+    return {"query": text, "mode": mode, "semantic": "used", "results": results}

