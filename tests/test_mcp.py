@@ -195,7 +195,7 @@ def without_checks(value: Any) -> Any:
         return {
             k: without_checks(v)
             for k, v in value.items()
-            if k not in ("stale", "missing", "staleOmitted", "notes", "project")
+            if k not in ("stale", "missing", "staleOmitted", "notes", "project", "generation")
         }
     if isinstance(value, list):
         return [without_checks(v) for v in value]

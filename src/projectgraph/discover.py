@@ -339,6 +339,9 @@ def _ignored(path: str, is_dir: bool, specs: list[tuple[str, pathspec.PathSpec[A
     return ignored
 
 
+_NESTED_REPOSITORY = "folder (git submodule or nested repository: its own repository, not indexed)"
+
+
 def _outside_root(root: Path, rel: str) -> str | None:
     """Why a listed path cannot be read inside the root, or None when it can."""
     full = root / rel
@@ -360,7 +363,7 @@ def _outside_root(root: Path, rel: str) -> str | None:
         if not os.path.isfile(real):
             return "not a regular file"
     elif stat.S_ISDIR(st.st_mode):
-        return "folder (submodule or nested repository)"
+        return _NESTED_REPOSITORY
     elif not stat.S_ISREG(st.st_mode):
         return "not a regular file"  # a pipe, socket or device: reading it could block for ever
     return None
@@ -457,8 +460,9 @@ def _script(root: Path, rel: str, interpreters: Mapping[str, str]) -> tuple[str 
     """The language of a file no extension claims, from its shebang line: (language, "") for a
     script, (None, why) for a file to list as excluded, (None, "") for one only counted. Only a file
     with no extension or with the executable bit is read, so a tree of data files costs a stat each."""
-    if _outside_root(root, rel) is not None:
-        return None, ""
+    outside = _outside_root(root, rel)
+    if outside is not None:  # a folder git lists is a submodule or a nested repository: say so
+        return None, (outside if outside == _NESTED_REPOSITORY else "")
     full = root / rel
     if _extension(rel):
         try:

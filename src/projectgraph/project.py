@@ -228,6 +228,12 @@ class Project:
         except WriterBusyError:
             if not sql.has_graph(self.store.connection):
                 raise
+            run = sql.last_run(self.store.connection)
+            _log.warning(
+                "projectgraph: another process is writing the index: this answer is from the stored "
+                "graph of generation %s, older than the files",
+                run["id"] if run is not None else "?",
+            )
 
     def _rebuild_damaged(self, error: Exception, progress: Progress | None) -> None:
         damaged = (

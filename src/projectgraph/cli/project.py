@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -30,9 +31,14 @@ def project_option(function: F) -> F:
 
 
 def open_project(project: Path | None) -> Project:
-    root = (project or Path.cwd()).resolve()
-    if not root.is_dir():
-        fail(f"not a folder: {root}")
+    try:
+        root = (project or Path.cwd()).resolve()
+        folder = os.path.isdir(root)
+    except (OSError, RuntimeError) as error:  # a path too long, a link loop
+        fail(f"not a usable path: {str(project)[:200]!r} ({getattr(error, 'strerror', None) or error})")
+        raise AssertionError("unreachable") from error
+    if not folder:
+        fail(f"not a folder: {str(root)[:200]}")
     try:
         return Project(root)
     except (SchemaError, OSError) as error:

@@ -34,6 +34,7 @@ class Param:
     minimum: int | None = None
     maximum: int | None = None
     min_items: int = 0
+    max_items: int | None = None  # a list's cap: one call may not hold the server for minutes
 
     def schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": self.type, "description": self.description}
@@ -43,6 +44,8 @@ class Param:
             schema["items"] = {"type": STRING, "minLength": 1}
             if self.min_items:
                 schema["minItems"] = self.min_items
+            if self.max_items is not None:
+                schema["maxItems"] = self.max_items
         if self.choices:
             schema["enum"] = list(self.choices)
         if self.minimum is not None:
@@ -84,6 +87,11 @@ class Param:
                     raise ArgumentError(f"{where} must hold non-empty strings (got {_shown(item)})")
             if len(value) < self.min_items:
                 raise ArgumentError(f"{where} needs at least {self.min_items} item(s)")
+            if self.max_items is not None and len(value) > self.max_items:
+                raise ArgumentError(
+                    f"{where} holds {len(value)} items, more than the {self.max_items} one call takes: "
+                    "split them over several calls, or use a '//*' prefix"
+                )
         return value
 
 

@@ -9,6 +9,7 @@ without one is refused and no ``.projectgraph`` folder is created in it.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -45,7 +46,7 @@ def database(root: Path) -> Path:
 
 
 def is_indexed(root: Path) -> bool:
-    return database(root).is_file()
+    return os.path.isfile(database(root))
 
 
 @dataclass
@@ -72,6 +73,18 @@ class ServedProject:
         if run["id"] != self._run:
             self._run, self._graph, self._stamps = run["id"], None, {}
         return int(run["id"])
+
+    @property
+    def generation(self) -> int | None:
+        """The stored run (sync generation) the last answer's graph and stamps came from."""
+        if self._run is None:
+            run = self.last_run()
+            return int(run["id"]) if run is not None else None
+        return self._run
+
+    def writer_active(self) -> bool:
+        """Whether another process holds the project's writer lock now (a newer graph is coming)."""
+        return sql.writer_active(self.root / ".projectgraph")
 
     def stamps(self) -> dict[str, tuple[int, int, str]]:
         """Each stored file's (size, mtime_ns, status), as the stored graph's run recorded them."""
@@ -103,9 +116,15 @@ class Projects:
         """The folder a call names (relative paths from the server's project), checked to exist."""
         if project_path is None:
             return self.default_root
-        root = (self.default_root / Path(project_path).expanduser()).resolve()
-        if not root.is_dir():
-            raise ProjectError(f"project_path {project_path!r}: not a folder ({root})")
+        shown = project_path if len(project_path) <= 200 else project_path[:200] + "..."
+        try:
+            root = (self.default_root / Path(project_path).expanduser()).resolve()
+            folder = root.is_dir()
+        except (OSError, ValueError, RuntimeError) as error:  # too long, a NUL, a link loop
+            why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            raise ProjectError(f"project_path {shown!r}: not a usable path ({why})") from None
+        if not folder:
+            raise ProjectError(f"project_path {shown!r}: not a folder")
         return root
 
     def open(self, project_path: str | None) -> ServedProject:

@@ -67,11 +67,19 @@ def answer(projects: Projects, tool: Tool, arguments: dict[str, Any] | None) -> 
         try:
             served = projects.open(project_path)
             result = tool.run(served, args)
+            generation = served.generation
         except NotIndexedError as error:
             if tool.name != "index_status":
                 raise
             return {"project": str(error.root), "indexed": False, "note": str(error)}
-    return {"project": str(served.root)} | result
+    stamped: dict[str, Any] = {"project": str(served.root), "generation": generation} | result
+    if generation is not None and served.writer_active():
+        note = (
+            f"another process is writing the index now: this answer is from the stored graph of "
+            f"generation {generation}, which that write replaces"
+        )
+        stamped["notes"] = [*stamped.get("notes", []), note]
+    return stamped
 
 
 def _refused(message: str) -> types.CallToolResult:

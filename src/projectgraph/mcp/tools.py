@@ -23,6 +23,9 @@ from projectgraph.query import MAX_DEPTH, QueryError, answers
 from projectgraph.query.search import MODES
 from projectgraph.reach import SOURCES_AND_ROOTS, SOURCES_ONLY, Query, ReachError, Source, Target, reach
 
+MAX_TARGETS = 200
+"""Targets (and sources) per code_reach call: 20,000 targets held the server 37 s (issue 24)."""
+
 PROJECT = Param(
     "project_path",
     STRING,
@@ -363,6 +366,7 @@ TOOLS: tuple[Tool, ...] = (
                 "module ('pickle//*'), or first-party keys ('app/db.py//connect').",
                 required=True,
                 min_items=1,
+                max_items=MAX_TARGETS,
             ),
             Param(
                 "sources",
@@ -370,6 +374,7 @@ TOOLS: tuple[Tool, ...] = (
                 "Entry points to search from as well as the roots: 'path:Qualified.name', a path (its "
                 "module top level) or a key.",
                 default=[],
+                max_items=MAX_TARGETS,
             ),
             Param(
                 "sources_only",

@@ -219,6 +219,10 @@ class SchemaError(RuntimeError):
     """The database was made by a newer projectgraph, or is not a projectgraph database."""
 
 
+class SchemaVersionError(ValueError):
+    """The metadata's schema_version is not a number (a damaged or foreign database)."""
+
+
 class DamagedStoreError(SchemaError):
     """The database is damaged: SQLite finds it malformed, or a table of the schema is gone. The
     store holds only what the sources give again, so the cure is a rebuild."""
@@ -272,7 +276,7 @@ def damage(connection: sqlite3.Connection, check: bool = True) -> str | None:
     return "; ".join(problems)[:300] if problems else None
 
 
-def _writer_active(folder: Path) -> bool:
+def writer_active(folder: Path) -> bool:
     """Whether a writer holds ``folder/writer.lock`` now (a shared lock on it cannot be had)."""
     try:
         fd = safefs.open_in_folder(folder / "writer.lock", os.O_RDONLY)
@@ -318,7 +322,12 @@ def schema_version(connection: sqlite3.Connection) -> int:
     if not has_metadata:
         return 0
     row = connection.execute("SELECT value FROM metadata WHERE name='schema_version'").fetchone()
-    return int(row[0]) if row else 0
+    if row is None:
+        return 0
+    try:
+        return int(row[0])
+    except (TypeError, ValueError):
+        raise SchemaVersionError(f"its schema_version is {str(row[0])[:40]!r}, not a number") from None
 
 
 def migrate(connection: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
@@ -360,12 +369,12 @@ class SqliteStore:
             migrate(self.connection)
         except SchemaError:
             raise
-        except sqlite3.DatabaseError as error:
+        except (sqlite3.DatabaseError, SchemaVersionError) as error:
             raise DamagedStoreError(self.path, str(error)) from None
         # a write that did not end (its process killed, the machine down) is the moment damage is
         # likely: then, and only then, every page is checked at open
         unclean = metadata_text(self.connection, "write_state") == "writing"
-        if unclean and _writer_active(self.path.parent):
+        if unclean and writer_active(self.path.parent):
             unclean = False  # a writer is at it now
         problem = damage(self.connection, check=unclean)
         if problem is not None:
