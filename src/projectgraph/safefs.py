@@ -130,6 +130,17 @@ def read_bytes(
         os.close(fd)
 
 
+def read_or_none(
+    path: str | os.PathLike[str], *, limit: int = DEFAULT_LIMIT, root: str | os.PathLike[str] | None = None
+) -> bytes | None:
+    """``read_bytes``, or None when the file cannot be read safely (absent, unreadable, not a
+    regular file, too large, a link out of ``root``)."""
+    try:
+        return read_bytes(path, limit=limit, root=root)
+    except OSError:
+        return None
+
+
 def read_head(path: str | os.PathLike[str], size: int) -> bytes:
     """The first ``size`` bytes of a regular file (a shorter file whole); never blocks on a FIFO."""
     fd = os.open(path, _READ_FLAGS)

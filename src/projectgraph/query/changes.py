@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from projectgraph import keys
+from projectgraph import keys, safefs
 from projectgraph.discover import extension_map, language_of
 from projectgraph.fileindex import Definition
 from projectgraph.indexer import index_source
@@ -118,7 +118,8 @@ def read_diff(root: Path, base: str | None, staged: bool) -> list[FileChange]:
     if not staged:
         for path in _git(root, "ls-files", "--others", "--exclude-standard", "-z").split("\0"):
             if path:
-                lines = (root / path).read_bytes().count(b"\n") + 1 if (root / path).is_file() else 0
+                data = safefs.read_or_none(root / path, root=root)  # a FIFO, a folder of mode 000
+                lines = data.count(b"\n") + 1 if data is not None else 0
                 changes.append(FileChange("", path, frozenset(), frozenset(range(1, lines + 1))))
     return sorted(changes, key=lambda c: (c.new_path or c.old_path, c.old_path))
 
@@ -237,7 +238,7 @@ def changed_symbols(root: Path, base: str | None, staged: bool) -> list[Changed]
             new_data = _show(root, f":./{change.new_path}")
         else:
             file = root / change.new_path
-            new_data = file.read_bytes() if file.is_file() else None
+            new_data = safefs.read_or_none(file, root=root)
         old_syms = _symbols(change.old_path, old_data, languages)
         new_syms = _symbols(change.new_path, new_data, languages)
         old_text = (old_data or b"").decode("utf-8", errors="replace").splitlines()
