@@ -150,3 +150,23 @@ def test_a_control_file_that_links_out_of_the_root_is_not_read(tmp_path: Path) -
     done = cli(root, "index", ".", "--json")  # the outside [tool.projectgraph] would index Go only
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["languages"] == {"javascript": {"indexed": 1}, "python": {"indexed": 1}}
+
+
+def test_index_folder_writes_replace_a_link_and_never_write_through_it(tmp_path: Path) -> None:
+    from projectgraph import safefs
+
+    root = write_tree(tmp_path / "p", {"a.py": ""})
+    folder = safefs.index_folder(root)
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n", encoding="utf-8")
+    os.symlink(str(victim), folder / "conform-x.json")
+    safefs.write_in_folder(folder / "conform-x.json", b"{}\n")  # a rename over the link
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+    assert not (folder / "conform-x.json").is_symlink()
+    assert (folder / "conform-x.json").read_bytes() == b"{}\n"
+    os.symlink(str(tmp_path / "created"), folder / ".gitignore")
+    with pytest.raises(safefs.IndexFolderError, match="symbolic link"):
+        safefs.create_in_folder(folder / ".gitignore", b"*\n")
+    assert not (tmp_path / "created").exists()
+    with pytest.raises(safefs.IndexFolderError, match="symbolic link"):
+        safefs.read_text(folder / ".gitignore", follow=False)

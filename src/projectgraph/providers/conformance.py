@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from projectgraph import safefs
 from projectgraph.providers.agreement import canonical
 from projectgraph.providers.host import ProviderUnavailable
 
@@ -133,17 +134,16 @@ def conform(root: Path, name: str, environ: Mapping[str, str] | None = None) -> 
         "passed": all(r["passed"] for r in results),
         "fixtures": results,
     }
-    target = result_path(root, name)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if not (target.parent / ".gitignore").exists():
-        (target.parent / ".gitignore").write_text("*\n", encoding="utf-8")
-    target.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    folder = safefs.index_folder(root)  # written without following a link (issue 24)
+    safefs.create_in_folder(folder / ".gitignore", b"*\n")
+    text = json.dumps(report, indent=2, sort_keys=True) + "\n"
+    safefs.write_in_folder(result_path(root, name), text.encode("utf-8"))
     return report
 
 
 def read_result(root: Path, name: str) -> dict[str, Any] | None:
     try:
-        data = json.loads(result_path(root, name).read_text(encoding="utf-8"))
+        data = json.loads(safefs.read_text(result_path(root, name), follow=False))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
