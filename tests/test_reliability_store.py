@@ -140,3 +140,30 @@ def test_pages_are_checked_at_open_only_after_a_write_that_did_not_end(tmp_path:
     connection.close()
     with pytest.raises(DamagedStoreError, match="is damaged"):
         SqliteStore(path)
+
+
+def test_a_busy_or_unopenable_store_is_not_damage(tmp_path: Path) -> None:
+    from projectgraph.store.sqlite import SchemaError, is_damage
+
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"not a database at all" * 200)
+    with pytest.raises(sqlite3.DatabaseError) as malformed:
+        sqlite3.connect(garbage).execute("SELECT * FROM sqlite_master").fetchall()
+    with pytest.raises(sqlite3.OperationalError) as unopenable:
+        sqlite3.connect(tmp_path / "no" / "such" / "folder.db")
+    assert is_damage(malformed.value) and not is_damage(unopenable.value)
+    # a database another connection holds locked is refused at open, never taken for damage
+    path = tmp_path / "graph.db"
+    SqliteStore(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA journal_mode=DELETE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(SchemaError) as refused:
+            SqliteStore(path)  # waits the busy timeout (5 s), then gives up
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert not isinstance(refused.value, DamagedStoreError)
+    assert "cannot open the index (database is locked)" in str(refused.value)
+    SqliteStore(path).close()  # the file is whole: nothing was deleted

@@ -118,6 +118,8 @@ class Project:
             try:
                 done = reconcile(self.root, self.store, options, progress, full=True, always_link=True)
             except sqlite3.DatabaseError as error:
+                if not sql.is_damage(error):
+                    raise
                 self._rebuilt_store(f"the index is damaged ({error})")
                 done = reconcile(self.root, self.store, options, progress, full=True, always_link=True)
             self._keep_vectors()
@@ -151,6 +153,8 @@ class Project:
                     changed_paths=changed_paths,
                 )
             except sqlite3.DatabaseError as error:
+                if not sql.is_damage(error):
+                    raise
                 self._rebuilt_store(f"the index is damaged ({error})")
                 done = reconcile(self.root, self.store, options, progress, full=True)
             if done.graph is not None:  # something was written
@@ -219,6 +223,8 @@ class Project:
         try:
             stale = self.is_stale()
         except (DamagedStoreError, sqlite3.DatabaseError) as error:
+            if not isinstance(error, DamagedStoreError) and not sql.is_damage(error):
+                raise
             self._rebuild_damaged(error, progress)
             return
         if not stale:

@@ -48,6 +48,8 @@ class Main(click.Group):
 
         try:
             return super().invoke(ctx)
+        except sqlite3.OperationalError as error:  # busy, locked, read-only: not damage
+            fail(f"the index (.projectgraph/graph.db) could not be read ({error}); try again")
         except sqlite3.DatabaseError as error:
             fail(
                 f"the index (.projectgraph/graph.db) is damaged ({error}): run `projectgraph index "

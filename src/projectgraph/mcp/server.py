@@ -122,6 +122,8 @@ def build_server(projects: Projects) -> Server[Any]:
         except (ArgumentError, ProjectError, ToolError, QueryError, ValueError) as error:
             message = str(error)
             return _refused(message if message.startswith(f"{tool.name}:") else f"{tool.name}: {message}")
+        except sqlite3.OperationalError as error:  # busy, locked: not damage
+            return _refused(f"{tool.name}: the index could not be read ({error}); try again")
         except sqlite3.DatabaseError as error:
             return _refused(
                 f"{tool.name}: the index is damaged ({error}): run `projectgraph index --rebuild` "

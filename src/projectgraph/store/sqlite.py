@@ -259,6 +259,12 @@ TABLES = frozenset(
 )
 
 
+def is_damage(error: BaseException) -> bool:
+    """Whether a SQLite error says the file is damaged (malformed, not a database), not that it is
+    busy, locked, read-only or cannot be opened (``OperationalError``: a rebuild would not help)."""
+    return isinstance(error, sqlite3.DatabaseError) and not isinstance(error, sqlite3.OperationalError)
+
+
 def damage(connection: sqlite3.Connection, check: bool = True) -> str | None:
     """Why the database is damaged, or None: the tables of the schema, and (``check``) SQLite's
     ``PRAGMA quick_check`` of every page (a fraction of a second per 100 MB)."""
@@ -369,6 +375,8 @@ class SqliteStore:
             migrate(self.connection)
         except SchemaError:
             raise
+        except sqlite3.OperationalError as error:  # locked, read-only, cannot open: not damage
+            raise SchemaError(f"{self.path}: cannot open the index ({error})") from None
         except (sqlite3.DatabaseError, SchemaVersionError) as error:
             raise DamagedStoreError(self.path, str(error)) from None
         # a write that did not end (its process killed, the machine down) is the moment damage is
