@@ -214,11 +214,15 @@ def test_a_query_reads_the_stored_graph_while_another_process_writes(tmp_path: P
     assert subprocess.run([str(CLI), "index", str(root)], capture_output=True, timeout=60).returncode == 0
     (root / "m.py").write_text("def f():\n    return 1\n\n\ndef g():\n    f()\n", encoding="utf-8")
     with holding(root / ".projectgraph"):
-        # stale, but the writer is busy: the answer comes from the graph stored before
+        # stale, but the writer is busy: the answer comes from the graph stored before, and says so
         done = subprocess.run(
             [str(CLI), "symbol", "g", "--project", str(root)], capture_output=True, text=True, timeout=60
         )
-        assert (done.returncode, done.stdout, done.stderr) == (1, "no symbol named 'g'\n", "")
+        older = (
+            "projectgraph: another process is writing the index: this answer is from the stored graph "
+            "of generation 1, older than the files\n"
+        )
+        assert (done.returncode, done.stdout, done.stderr) == (1, "no symbol named 'g'\n", older)
     done = subprocess.run(
         [str(CLI), "symbol", "g", "--project", str(root)], capture_output=True, text=True, timeout=60
     )
