@@ -102,6 +102,9 @@ def test_scripts_are_indexed_and_what_no_language_claims_is_counted(tmp_path: Pa
     assert summary["no_language"] == {"": 4, ".md": 1, ".txt": 1}
     text = cli(root, "index", str(root))
     assert "not read (no language): 6 files (no extension 4, .md 1, .txt 1)" in text.stdout
+    status = cli(root, "status")
+    assert "not read (no language): 6 files (no extension 4, .md 1, .txt 1)" in status.stdout
+    assert json.loads(cli(root, "status", "--json").stdout)["no_language"] == {"": 4, ".md": 1, ".txt": 1}
 
 
 def test_reach_from_a_script_root_finds_what_it_calls(tmp_path: Path) -> None:

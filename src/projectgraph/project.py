@@ -40,6 +40,7 @@ class FileChanges:
     removed: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
     controls: tuple[str, ...] = ()  # control files (manifests, configs) that came, went or changed
+    unclaimed: tuple[tuple[str, int], ...] = ()  # listed files no language claims, by extension
 
     def __bool__(self) -> bool:
         return bool(self.added or self.removed or self.changed or self.controls)
@@ -185,7 +186,8 @@ class Project:
         stored = sql.file_stamps(self.store.connection)
         config = load_config(self.root)
         specs = [s for n, s in all_languages().items() if not config.languages or n in config.languages]
-        paths = {f.path for f in discover(self.root, specs, config).files}
+        found = discover(self.root, specs, config)
+        paths = {f.path for f in found.files}
         changed = []
         for path, (size, mtime, _status) in stored.items():
             if path not in paths:
@@ -202,6 +204,7 @@ class Project:
             removed=tuple(sorted(set(stored) - paths)),
             changed=tuple(sorted(changed)),
             controls=self._control_changes(paths),
+            unclaimed=found.unclaimed,
         )
 
     def _control_changes(self, paths: set[str]) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from projectgraph.cli.common import emit_json, fail
+from projectgraph.cli.index import unclaimed_text
 from projectgraph.cli.project import open_project, project_option
 from projectgraph.config import ConfigError
 from projectgraph.project import FileChanges
@@ -46,6 +47,7 @@ def command(project: Path | None, as_json: bool) -> None:
             "changed": list(changes.changed),
             "controls": list(changes.controls),
         },
+        "no_language": dict(changes.unclaimed),  # listed files no language claims, by extension
         "last_sync": last_sync,
         "staleness_seconds": staleness,
         "watcher": watcher,
@@ -68,6 +70,8 @@ def command(project: Path | None, as_json: bool) -> None:
         f"{opened.root}: {stats.get('files', 0)} files, {stats.get('nodes', 0)} nodes, "
         f"{stats.get('edges', 0)} edges; last sync {ago} ago; {state}"
     )
+    if changes.unclaimed:
+        click.echo(f"not read (no language): {unclaimed_text(changes.unclaimed)}")
     if watcher is not None:
         click.echo(
             f"watcher: pid {watcher.get('pid')}, {watcher.get('state')}, {watcher.get('syncs', 0)} sync(s)"
