@@ -40,12 +40,7 @@ CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.json").is_fi
 Pair = tuple[str, str]
 
 _SUBSCRIPT = "a call of a subscript (table[key](...)) has no callee name: a computed-name site"
-_LOOP = "a call of a for-loop variable: the index records no loop bindings (a computed-name site)"
 _DYNAMIC = "dynamic by design: the site is an uncertainty, and reach answers uncertain"
-_RAISE = (
-    "raise Timeout makes an instance with no call written: the index records a reference to the "
-    "class, which refers to its __init__, so reach finds both"
-)
 
 KNOWN_GAPS: dict[str, dict[Pair, str]] = {
     "args_kwargs_functions": {
@@ -55,10 +50,6 @@ KNOWN_GAPS: dict[str, dict[Pair, str]] = {
         ),
     },
     "decorators": {
-        ("main.py//main", "main.py//Service//value"): (
-            "a property read is an attribute access, not a call site; the class refers to its "
-            "properties, so reach finds it"
-        ),
         ("main.py//main", "main.py//_show_int"): (
             "functools.singledispatch picks the implementation at run time; the module refers to "
             "the function @show.register gets, so reach finds it"
@@ -68,11 +59,8 @@ KNOWN_GAPS: dict[str, dict[Pair, str]] = {
         ("main.py//dispatch", "handlers.py//on_start"): _SUBSCRIPT,
         ("main.py//dispatch", "handlers.py//on_stop"): _SUBSCRIPT,
         ("main.py//main", "main.py//upper"): _SUBSCRIPT,
-        ("main.py//run_pipeline", "main.py//strip"): _LOOP,
-        ("main.py//run_pipeline", "main.py//upper"): _LOOP,
-        ("main.py//main", "main.py//Counter//inc"): _LOOP,
-        ("main.py//main", "main.py//Counter//dec"): _LOOP,
     },
+    "decorator_factories": {("web.py//App//dispatch", "main.py//index"): _SUBSCRIPT},
     "dynamic_features": {
         ("main.py//main", "main.py//evaluated"): _DYNAMIC,
         ("main.py//main", "main.py//executed"): _DYNAMIC,
@@ -81,18 +69,6 @@ KNOWN_GAPS: dict[str, dict[Pair, str]] = {
         ("main.py//load_plugin", "plugins/csv_plugin.py//handle"): _DYNAMIC,
         ("main.py//load_plugin", "plugins/json_plugin.py//handle"): _DYNAMIC,
         ("main.py//load_hidden", "hidden.py//secret"): _DYNAMIC,
-    },
-    "exceptions": {
-        ("main.py//main", "main.py//Resource//__enter__"): (
-            "a with statement calls __enter__ and __exit__ with no call written; the class refers "
-            "to its dunders, so reach finds them"
-        ),
-        ("main.py//main", "main.py//Resource//__exit__"): (
-            "a with statement calls __enter__ and __exit__ with no call written; the class refers "
-            "to its dunders, so reach finds them"
-        ),
-        ("main.py//wait", "main.py//Timeout"): _RAISE,
-        ("main.py//wait", "main.py//Timeout//__init__"): _RAISE,
     },
 }
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
 
-VERSION = 4
+VERSION = 5
 """Bump when a rule that fills these records changes: every stored index then misses."""
 
 CALL_TEXT_MAX = 80
@@ -174,6 +174,9 @@ class FileIndex:
     main_guard: bool = False
     syntax_errors: int = 0
     flags: tuple[str, ...] = ()  # minified, generated, syntax-error, skeleton
+    # attributes read, not called (Python: ``result.output``, whose property getter runs), one
+    # record per scope, line and text; ``name`` is the dotted text as written
+    reads: tuple[Reference, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The compact JSON form: records as arrays in field order."""
@@ -200,6 +203,7 @@ _RECORDS: tuple[tuple[str, Any], ...] = (
     ("references", Reference),
     ("assignments", Assignment),
     ("dynamic", DynamicFlag),
+    ("reads", Reference),
 )
 
 
@@ -224,7 +228,7 @@ def _index_from_json(data: dict[str, Any]) -> FileIndex:
         (*d[:8], tuple(d[8]), tuple(d[9]), tuple(map(_make_param, d[10])), tuple(d[11]), *d[12:])
         for d in rows[2]
     ]
-    imports, exports, definitions, calls, references, assignments, dynamic = (
+    imports, exports, definitions, calls, references, assignments, dynamic, reads = (
         tuple(map(make, found)) for make, found in zip(_MAKERS, rows, strict=True)
     )
     return FileIndex(
@@ -238,6 +242,7 @@ def _index_from_json(data: dict[str, Any]) -> FileIndex:
         references=references,
         assignments=assignments,
         dynamic=dynamic,
+        reads=reads,
         main_guard=data.get("main_guard", False),
         syntax_errors=data.get("syntax_errors", 0),
         flags=tuple(data.get("flags", ())),
@@ -271,6 +276,7 @@ def _index_to_bytes(index: FileIndex) -> bytes:
         [*map(plain, index.references)],
         [*map(plain, index.assignments)],
         [*map(plain, index.dynamic)],
+        [*map(plain, index.reads)],
     ]
     head = (index.path, index.language, index.hash, index.main_guard, index.syntax_errors, tuple(index.flags))
     return marshal.dumps((head, rows))
@@ -279,7 +285,7 @@ def _index_to_bytes(index: FileIndex) -> bytes:
 def _index_from_bytes(data: bytes) -> FileIndex:
     head, rows = marshal.loads(data)
     rows[2] = [(*d[:10], tuple(map(_make_param, d[10])), *d[11:]) for d in rows[2]]  # definitions' params
-    imports, exports, definitions, calls, references, assignments, dynamic = (
+    imports, exports, definitions, calls, references, assignments, dynamic, reads = (
         tuple(map(make, found)) for make, found in zip(_MAKERS, rows, strict=True)
     )
     path, language, file_hash, main_guard, syntax_errors, flags = head
@@ -297,6 +303,7 @@ def _index_from_bytes(data: bytes) -> FileIndex:
         main_guard,
         syntax_errors,
         flags,
+        reads,
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from projectgraph import fileindex
 from projectgraph.gcpause import paused_gc
 
-VERSION = 6
+VERSION = 8
 """projectgraph.VERSION: the link rules. Graph.stats["version"] carries it."""
 
 CONFIDENCE: dict[str, str] = {
@@ -33,6 +33,10 @@ CONFIDENCE: dict[str, str] = {
     "implements": "high",
     "contains": "high",
     "cha": "medium",
+    "returned": "medium",  # Python: a function a call returned, called (a decorator factory's)
+    "container": "medium",  # Python: an item of a literal tuple or list a for loop binds, called
+    "protocol": "high",  # Python: what with, for and raise call with no call written
+    "property": "high",  # Python: a property's getter, run by reading the attribute
     "field": "low",
     "name": "low",
     "wildcard": "low",

@@ -222,6 +222,7 @@ def _limit(index: FileIndex, max_records: int) -> tuple[FileIndex, bool]:
             calls=index.calls[:max_records],
             definitions=index.definitions[:max_records],
             references=index.references[:max_records],
+            reads=index.reads[:max_records],
             flags=(*index.flags, "truncated"),
         ),
         True,

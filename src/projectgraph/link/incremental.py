@@ -15,8 +15,9 @@ parameters, imports, assignments, a class body's assignments by their class), ``
 the ``self.attr = ...`` assignments, ``("c", path, qualname)`` a class's members, ``("e", path)``
 ``__all__``, ``("*", path)`` star imports, ``("cl", path, scope, line)`` / ``("cs", path, scope)``
 which class body holds a line; global ones: ``("bn", name)`` the methods of a name (name
-candidates), ``("sub", cls)`` a class's direct subclasses, ``("b", key)`` / ``("d", key)`` what a
-parameter receives and what a decorated name runs.
+candidates), ``("pn", name)`` the properties of a name (attribute reads), ``("sub", cls)`` a
+class's direct subclasses, ``("b", key)`` / ``("d", key)`` what a parameter receives and what a
+decorated name runs.
 
 ``LinkState.relink`` compares the changed files' keys before and after, drops the memoized answers
 that read a changed key, re-runs the units that did (and the changed files' own), and puts the graph
@@ -450,6 +451,10 @@ class TracedPythonLinker(py.PythonLinker):
         self._frame.add(("bn", call.name))
         super()._unknown_receiver(caller, site, call)
 
+    def _property_name(self, name: str) -> bool:
+        self._frame.add(("pn", name))
+        return super()._property_name(name)
+
     def _memo(self, table: dict[Any, Any], key: Any, compute: Callable[..., Any], *args: Any) -> Any:
         slot = ("memo", id(table), key)
         ran = False
@@ -618,6 +623,8 @@ def surface(pyfile: py._File) -> dict[Key, Any]:
         owner = pyfile.defs.get(parent)
         if info.is_callable and parent and owner is not None and owner.is_class:
             table.setdefault(("bn", name), []).append(info.key)
+        if info.is_callable and "." in qualname and py._is_property(d):
+            table.setdefault(("pn", name), []).append(info.key)
     for (scope, bound), imports in pyfile.imports.items():
         table.setdefault(("n", path, scope, bound), []).extend(imports)
     for stars in pyfile.stars.values():
@@ -644,7 +651,7 @@ def changed_keys(old: dict[Key, Any], new: dict[Key, Any]) -> set[Key]:
 
 
 def _global(key: Key) -> bool:
-    return key[0] in ("bn", "sub")
+    return key[0] in ("bn", "pn", "sub")
 
 
 # ---- the state a tracked link leaves ------------------------------------------------------
@@ -769,7 +776,10 @@ class LinkState:
         receivers = tuple(
             call
             for call in pyfile.index.calls
-            if call.name in names and call.receiver not in (None, "<expr>") and not call.super_call
+            if call.name in names
+            and call.receiver not in (None, "<expr>")
+            and not call.super_call
+            and py._written(call)
         )
         return {("D", path): decorated, ("A", path): arguments, ("C", path): receivers}
 
@@ -1189,6 +1199,7 @@ class LinkState:
                 defs.setdefault(info.key, info)
         linker.defs = defs
         linker.__dict__.pop("_by_name", None)
+        linker.__dict__.pop("_property_names", None)
         linker.__dict__.pop("_exports", None)
 
     def _invalidate(self, dirty: set[Key], changed: Sequence[str], classes: Iterable[str]) -> None:

@@ -202,6 +202,8 @@ class PythonLinker:
             "_self_assign_tables",
             "_subclass_table_cache",
             "_member_key_cache",
+            "_property_names",
+            "_argument_tables",
         ):
             self.__dict__.pop(name, None)
 
@@ -215,6 +217,7 @@ class PythonLinker:
                 self._class_edges(pyfile, info)
         for call in index.calls:
             self._call(pyfile, call)
+        self._read_edges(pyfile)
         class_lines = {
             (info.definition.line, base)
             for info in pyfile.defs.values()
@@ -862,6 +865,10 @@ class PythonLinker:
             self._reads += 1
             if step[2] in self._bindings:
                 return Value("param", step[2]), "param"
+            if step[3][0] is None:
+                fixture = self._fixture_value(pyfile, scope, step[2].rpartition("//")[2])
+                if fixture is not None:
+                    return fixture, "param"
             return step[3]  # type: ignore[no-any-return]
         info = step[2]
         value = self._memo(
@@ -874,6 +881,34 @@ class PythonLinker:
             info.definition.line,
         )
         return value, "param"
+
+    def _fixture_value(self, pyfile: _File, scope: str, name: str) -> Value | None:
+        """What pytest passes a test's (or a fixture's) parameter: the value the fixture function
+        of that name returns, found in the test's module or a ``conftest.py`` of its folder or
+        one above, as pytest looks them up."""
+        info = pyfile.defs.get(scope)
+        if info is None or "." in scope:
+            return None
+        d = info.definition
+        if not (d.name.startswith("test") or any(_fixture(text) for text in d.decorators)):
+            return None
+        folder = pyfile.path.rpartition("/")[0]
+        candidates = [pyfile]
+        while True:
+            conftest = self.files.get(f"{folder}/conftest.py" if folder else "conftest.py")
+            if conftest is not None and conftest is not pyfile:
+                candidates.append(conftest)
+            if not folder:
+                break
+            folder = folder.rpartition("/")[0]
+        for owner in candidates:
+            value, _how = self._lookup_in(owner, "", name, None)
+            if value is None or value.kind != "def" or value.key == info.key:
+                continue
+            fixture = self.defs[value.key]
+            if fixture.is_callable and any(_fixture(text) for text in fixture.definition.decorators):
+                return self._result_of(value)
+        return None
 
     def _type_value(self, pyfile: _File, scope: str, type_name: str, line: int) -> Value | None:
         value = self._resolve_dotted(pyfile, scope, type_name, line)
@@ -896,6 +931,12 @@ class PythonLinker:
             if text == assign.target:
                 return None
             return self._resolve_dotted(pyfile, scope, text, assign.line - 1)
+        if kind == "each":  # for fn in (a, b), steps = [a, b]: the items, resolved where called
+            return Value("each", f"{pyfile.path}\0{scope}\0{assign.line}\0{text}")
+        if kind == "iter":  # for fn in steps: an item of what steps holds, when it is a literal
+            held = self._resolve_dotted(pyfile, scope, text, assign.line - 1)
+            # the container may have grown since (steps.append(f)): its items are open
+            return Value("each", held.key + "\0+") if held is not None and held.kind == "each" else None
         return None
 
     def _import_value(self, pyfile: _File, imp: Import) -> Value | None:
@@ -1023,6 +1064,8 @@ class PythonLinker:
                     return Value("ext", keys.join(base, name))
             return None
         if value.kind == "inst":
+            if name == "__class__":
+                return Value("def", value.key)
             attr = self._class_attr_value(value.key, name) or self._class_body_value(value.key, name)
             if attr is not None:
                 return attr
@@ -1057,6 +1100,28 @@ class PythonLinker:
             bound = self._bound_values(value.key)
             return self._result_of(bound[0]) if bound else None
         return None
+
+    def _returned(self, value: Value | None) -> list[Value]:
+        """Every value a call of ``value`` may return that can be called (a function, a class or an
+        instance, an external function), as the return facts of a function show them; else the
+        one ``_result_of`` gives. A decorator factory returns its inner decorator on one path and
+        the decorated result on another (``return decorator(f) if f else decorator``)."""
+        if value is None:
+            return []
+        found: list[Value] = []
+        if value.kind == "def":
+            info = self.defs[value.key]
+            if info.is_callable and not info.is_class:
+                facts = [fact for fact in info.definition.returns if ":" in fact]
+                for fact in facts:
+                    made = self._fact_value(info, fact)
+                    if made is not None and made.kind in ("def", "inst", "ext") and made not in found:
+                        found.append(made)
+        if not found:
+            made = self._result_of(value)
+            if made is not None and made.kind in ("def", "inst", "ext"):
+                found.append(made)
+        return found
 
     def _returns(self, info: DefInfo) -> Value | None:
         depth = self._depth = self._depth + 1
@@ -1093,6 +1158,28 @@ class PythonLinker:
         if call.callee == "<expr>":
             self._unresolved(caller, site, "computed-name", "", call.text)
             return
+        if call.text.startswith(_IMPLICIT):
+            self._implicit_call(pyfile, caller, site, call)
+            return
+        if call.receiver is None and not call.name and call.callee.endswith("()"):
+            # a()(), x.f()(): each function or instance the inner call may return
+            inner = self._resolve_dotted(pyfile, call.scope, call.callee[:-2], call.line)
+            for made in self._returned(inner):
+                self._call_value(caller, site, made, "returned", call)
+            # the index records the returns it can read, not every return statement: the set of
+            # returned values may lack one, so the site stays (honesty)
+            self._unresolved(caller, site, "computed-name", call.name, call.text)
+            return
+        if call.name == "__class__" and call.receiver:
+            # type(x)(), x.__class__(): x's class, or a subclass of it
+            cls = self._resolve_dotted(pyfile, call.scope, call.callee, call.line)
+            if cls is None or cls.kind != "def" or not self.defs[cls.key].is_class:
+                self._unresolved(caller, site, "computed-name", call.name, call.text)
+                return
+            self._call_value(caller, site, cls, "member", call)
+            for sub in self._all_subclasses(cls.key):
+                self._call_value(caller, site, Value("def", sub), "cha", call)
+            return
         if call.receiver is None:
             value, how = self._lookup(pyfile, call.scope, call.name, call.line)
             if value is None:
@@ -1111,6 +1198,8 @@ class PythonLinker:
                 return
             kind = {"assign": "assignment", "wildcard": "wildcard"}.get(how, "direct")
             self._call_value(caller, site, value, kind, call)
+            if value.kind == "ext" and value.key in _DUNDER_BUILTINS:
+                self._dunder_builtin(pyfile, caller, site, _DUNDER_BUILTINS[value.key], call)
             return
         if call.super_call:
             self._super_call(pyfile, caller, site, call)
@@ -1164,6 +1253,18 @@ class PythonLinker:
         if value.kind == "ext":
             self.builder.edge(caller, self.builder.external(value.key, _LANGUAGE), "calls", kind, site)
             return
+        if value.kind == "each":
+            path, scope, line, names, *more = value.key.split("\0")
+            complete = not more
+            for name in names.split(","):
+                item = self._resolve_dotted(self.files[path], scope, name, int(line))
+                if item is None or item.kind == "each":
+                    complete = False
+                else:
+                    self._call_value(caller, site, item, "container", call)
+            if not complete:  # an item the records cannot resolve: any function may run
+                self._unresolved(caller, site, "computed-name", call.name, call.text)
+            return
         if value.kind == "inst":
             member = self._class_member(value.key, "__call__")
             if member is not None:
@@ -1174,6 +1275,98 @@ class PythonLinker:
             self.builder.edge(caller, key, "calls", "member", site)
             return
         self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
+
+    def _implicit_call(self, pyfile: _File, caller: str, site: Site, call: Call) -> None:
+        """What a with, for or raise statement calls (extract.py's implicit call records): the
+        method of a first-party class that the value is an instance of (and, for a class of an
+        iterator, ``__next__`` when ``__iter__`` returns the instance), or the class raised. What
+        the linker cannot see stays as it was, with no site: the class refers to its dunders."""
+        if call.text.startswith("raise "):
+            value = self._resolve_dotted(pyfile, call.scope, call.callee, call.line)
+            if value is not None and value.kind == "def" and self.defs[value.key].is_class:
+                self._call_value(caller, site, value, "protocol", call)
+            return
+        receiver = self._resolve_dotted(pyfile, call.scope, call.receiver or "", call.line)
+        if receiver is None or receiver.kind != "inst":
+            return
+        if call.name in _REFLECTED and call.text.startswith("<op> "):
+            # b.__radd__ runs when a has no __add__ of its own (or a is not the project's)
+            left = call.text[5:].split(" ", 1)[0]
+            value = None if left == "…" else self._resolve_dotted(pyfile, call.scope, left, call.line)
+            if value is not None and value.kind == "inst":
+                own = self._class_member(value.key, "__" + call.name[3:])
+                if own is not None and own.is_callable:
+                    return
+        member = self._class_member(receiver.key, call.name)
+        if member is None or not member.is_callable:
+            return
+        self._call_value(caller, site, Value("def", member.key), "protocol", call)
+        if call.name in ("__iter__", "__aiter__") and "name:self" in member.definition.returns:
+            step = self._class_member(receiver.key, "__next__" if call.name == "__iter__" else "__anext__")
+            if step is not None and step.is_callable:
+                self._call_value(caller, site, Value("def", step.key), "protocol", call)
+
+    def _dunder_builtin(self, pyfile: _File, caller: str, site: Site, method: str, call: Call) -> None:
+        """``len(x)``, ``next(x)``, ``str(x)``: the method of x's class, for the first argument
+        written as a name chain that is an instance of a project class."""
+        refs = self._argument_refs(pyfile).get(call)
+        if not refs:
+            return
+        value = self._argument_value(pyfile, refs[0])
+        if value is None or value.kind != "inst":
+            return
+        member = self._class_member(value.key, method)
+        if member is not None and member.is_callable:
+            self._call_value(caller, site, Value("def", member.key), "protocol", call)
+
+    def _argument_refs(self, pyfile: _File) -> dict[Call, list[Reference]]:
+        """The references each call of a file passes (``_arguments_of``), once per file."""
+        table = self._argument_tables.get(pyfile.path)
+        if table is None:
+            table = self._argument_tables[pyfile.path] = dict(self._arguments_of(pyfile))
+        return table
+
+    @cached_property
+    def _argument_tables(self) -> dict[str, dict[Call, list[Reference]]]:
+        return {}
+
+    def _read_edges(self, pyfile: _File) -> None:
+        """A property read (``result.output``) runs its getter: an edge of kind ``property`` to it
+        when the receiver is an instance of a first-party class whose MRO gives a property of that
+        name, and ``cha`` edges to the overrides in its subclasses."""
+        for read in pyfile.index.reads:
+            receiver_text, _, name = read.name.rpartition(".")
+            if not self._property_name(name):
+                continue
+            receiver = self._resolve_dotted(pyfile, read.scope, receiver_text, read.line)
+            if receiver is None or receiver.kind != "inst":
+                continue
+            member = self._class_member(receiver.key, name)
+            if member is None or not _is_property(member.definition):
+                continue
+            caller = self._caller(pyfile, read.scope)
+            site = Site(pyfile.path, read.line, read.column)
+            self.builder.edge(caller, member.key, "calls", "property", site)
+            for key in self._subclass_tables(receiver.key)[0].get(name, ()):
+                self._def_read(key)
+                if key != member.key and _is_property(self.defs[key].definition):
+                    self.builder.edge(caller, key, "calls", "cha", site)
+
+    def _property_name(self, name: str) -> bool:
+        """Whether some class of the project has a property of that name (most reads are of no
+        property: they are left before their receiver is resolved)."""
+        return name in self._property_names
+
+    @cached_property
+    def _property_names(self) -> frozenset[str]:
+        return frozenset(
+            info.definition.name
+            for info in self.defs.values()
+            if info.is_callable and _is_property(info.definition) and "." in info.qualname
+        )
+
+    def _def_read(self, key: str) -> None:
+        """A hook: the traced linker records that a unit read the definition of ``key``."""
 
     def _construction(self, caller: str, site: Site, cls: str, kind: str) -> None:
         """What ``Cls()`` runs: ``__new__`` and ``__init__`` by the MRO, or an external base's
@@ -1420,12 +1613,18 @@ class PythonLinker:
             if call is None:
                 continue  # not seen as written: leave the name as it is
             value = self._resolve_dotted(pyfile, scope, text, d.line)
-            if not call.text.startswith("@"):  # a factory: what it returns is the decorator
-                value = self._result_of(value)
+            if call.text.startswith("@"):
                 if value is not None:
-                    self._call_value(caller, Site(pyfile.path, call.line, call.column), value, "direct", call)
-            if value is not None:
-                current = self._apply_decorator(value, current)
+                    current = self._apply_decorator(value, current)
+                continue
+            # a factory: each function or instance it returns is the decorator, called here
+            site = Site(pyfile.path, call.line, call.column)
+            made: list[Value] = []
+            for returned in self._returned(value):
+                self._call_value(caller, site, returned, "returned", call)
+                made.extend(self._apply_decorator(returned, current))
+            if made:
+                current = list(dict.fromkeys(made))
         if current != original:
             self._decorated[info.key] = current
 
@@ -1487,6 +1686,8 @@ class PythonLinker:
         for call in pyfile.index.calls:
             if call.name not in names or call.receiver in (None, "<expr>") or call.super_call:
                 continue
+            if not _written(call):
+                continue
             receiver = self._resolve_dotted(pyfile, call.scope, call.receiver or "", call.line)
             if receiver is None or receiver.kind not in ("def", "inst"):
                 continue
@@ -1531,7 +1732,7 @@ class PythonLinker:
         calls: dict[tuple[str, int], list[tuple[int, int, bool, tuple[int, int], Call]]] = {}
         for call in pyfile.index.calls:
             text = call.text
-            if not text.startswith("@"):
+            if not text.startswith(("@", *_IMPLICIT)):
                 calls.setdefault((call.scope, call.line), []).append(
                     (
                         call.column,
@@ -1764,6 +1965,43 @@ def _inert_decorator(text: str, value: Value | None) -> bool:
 _PROPERTY_DECORATORS = frozenset(
     {"property", "cached_property", "functools.cached_property", "abc.abstractproperty"}
 )
+# the text of the call records of what a statement calls with no call written (extract.py)
+_IMPLICIT = ("with ", "for ", "raise ", "<op> ")
+_REFLECTED = frozenset(
+    f"__r{name}__" for name in "add sub mul matmul truediv floordiv mod pow lshift rshift and or xor".split()
+)
+# builtins that call a method of their argument: len(x) runs type(x).__len__
+_DUNDER_BUILTINS = {
+    f"builtins//{name}": f"__{method}__"
+    for name, method in (
+        ("len", "len"),
+        ("iter", "iter"),
+        ("next", "next"),
+        ("str", "str"),
+        ("repr", "repr"),
+        ("hash", "hash"),
+        ("bool", "bool"),
+        ("int", "int"),
+        ("float", "float"),
+        ("abs", "abs"),
+        ("format", "format"),
+        ("reversed", "reversed"),
+    )
+}
+
+
+def _is_property(member: Definition) -> bool:
+    return any(decorator in _PROPERTY_DECORATORS for decorator in member.decorators)
+
+
+def _fixture(decorator: str) -> bool:
+    """``@pytest.fixture`` or ``@fixture`` (with or without arguments)."""
+    return decorator in ("fixture", "pytest.fixture", "pytest_asyncio.fixture")
+
+
+def _written(call: Call) -> bool:
+    """A call written in the source, not one a statement makes (a with, for or raise record)."""
+    return not call.text.startswith(_IMPLICIT)
 
 
 def _implicit(member: Definition) -> bool:
@@ -1821,8 +2059,12 @@ def _new_file(index: FileIndex, module: str) -> _File:
     )
     pyfile = _File(index, module, is_package)
     for d in index.definitions:
-        info = DefInfo(keys.first_party(index.path, d.qualname), index.path, d, _LANGUAGE)
-        pyfile.defs.setdefault(d.qualname, info)
+        known = pyfile.defs.get(d.qualname)
+        # the first definition of a name stands for it, unless it is a typing.overload stub: the
+        # definition after the stubs is the one a call runs (and the one whose body returns)
+        if known is None or (_overload(known.definition) and not _overload(d)):
+            info = DefInfo(keys.first_party(index.path, d.qualname), index.path, d, _LANGUAGE)
+            pyfile.defs[d.qualname] = info
     bodies = pyfile.class_lines = _class_bodies(pyfile)
     pyfile.class_scopes = frozenset(scope for scope, _line in bodies)
     for a in index.assignments:
@@ -1837,6 +2079,13 @@ def _new_file(index: FileIndex, module: str) -> _File:
         elif imp.bound is not None:
             pyfile.imports.setdefault((imp.scope, imp.bound), []).append(imp)
     return pyfile
+
+
+_OVERLOAD = frozenset(("overload", "typing.overload", "t.overload", "typing_extensions.overload"))
+
+
+def _overload(d: Definition) -> bool:
+    return bool(d.decorators) and not _OVERLOAD.isdisjoint(d.decorators)
 
 
 def _class_bodies(pyfile: _File) -> dict[tuple[str, int], str]:

@@ -63,6 +63,12 @@ _KINDS = (
     "ref.chain",
     "return",
     "error",
+    "with",
+    "for",
+    "raise",
+    "read",
+    "operator.binary",
+    "subscript",
 )
 
 
@@ -326,6 +332,8 @@ class _Extractor(_NodeReader):
         self.read = _LENIENT
         self.decorated: set[int] = set()
         self.callees: dict[int, str] = {}  # by end byte: the callee of each call the fast reader read
+        self.callee_spans: set[tuple[int, int]] = set()  # (start, end) bytes of each call's callee
+        self.reads: list[Reference] = []
         # The scope entries, one per definition pushed, in byte order; entry 0 is the module. A record
         # at byte ``p`` lies in the last entry starting at or before ``p``, or in the nearest of that
         # entry's parents that has not ended at ``p``.
@@ -407,6 +415,10 @@ class _Extractor(_NodeReader):
         returns = sorted((c["return"][0] for c in groups["return"]), key=lambda n: n.start_byte)
         for node in returns:
             self._return(node, self.function_lines[self.entry(node.start_byte, node, 9)])
+        self._implicit(groups)
+        self._operators(groups["operator.binary"])
+        self._subscripts(groups["subscript"], groups["assign"])
+        self._reads(groups["read"], groups["assign"])
         self.errors = len(groups["error"])
         definitions = [
             d if d.line not in self.returns or d.kind == "class" else _with_returns(d, self.returns[d.line])
@@ -427,6 +439,7 @@ class _Extractor(_NodeReader):
             main_guard=self.main_guard,
             syntax_errors=self.errors,
             flags=flags,
+            reads=tuple(sorted(dict.fromkeys(self.reads))),
         )
 
     # definitions -----------------------------------------------------------------------------
@@ -691,6 +704,7 @@ class _Extractor(_NodeReader):
                 continue
             receiver, _, name = callee.rpartition(".")
             callees[end] = callee
+            self.callee_spans.add((start, args_start))
             if args is None:
                 nargs = 1
             elif comment:
@@ -736,6 +750,7 @@ class _Extractor(_NodeReader):
         super_call = False
         if fn is None:
             return
+        self.callee_spans.add((fn.start_byte, fn.end_byte))
         if fn.type == "identifier":
             name = self._text(fn)
             callee = name
@@ -753,6 +768,11 @@ class _Extractor(_NodeReader):
             if receiver is None:
                 receiver = "<expr>"
             callee = f"{receiver}.{name}"
+        elif fn.type == "call":  # a()(): the callee is what a call returned
+            name = ""
+            callee = self._returned_callee(fn)
+            if callee.endswith(".__class__"):  # type(x)(): a call of x.__class__
+                receiver, _, name = callee.rpartition(".")
         else:
             name = ""
             callee = "<expr>"
@@ -770,6 +790,198 @@ class _Extractor(_NodeReader):
             )
         )
         self._dynamic(callee, arg_nodes, line, column, scope)
+
+    def _returned_callee(self, fn: Node) -> str:
+        """The callee text of a call of a call's result: ``a()``, ``x.f()``, ``self.__class__`` for
+        ``type(self)`` (a call of it makes an instance of the object's class); else ``<expr>``."""
+        inner = fn.child_by_field_name("function")
+        args = fn.child_by_field_name("arguments")
+        if (
+            inner is not None
+            and inner.type == "identifier"
+            and self._text(inner) == "type"
+            and args is not None
+            and args.type == "argument_list"
+            and args.named_child_count == 1
+        ):
+            obj = self._dotted(args.named_children[0])
+            return f"{obj}.__class__" if obj is not None and "()" not in obj else "<expr>"
+        return self._dotted(fn) or "<expr>"
+
+    # what Python calls with no call written ---------------------------------------------------
+    def _implicit(self, groups: dict[str, list[_Captures]]) -> None:
+        """Calls the interpreter makes for a statement, as call records whose text opens with the
+        statement's keyword (``with x``, ``for x``, ``raise X``, no call text can): ``with`` calls
+        the value's ``__enter__`` and ``__exit__`` (``__aenter__``/``__aexit__`` in ``async with``),
+        ``for`` its ``__iter__`` (``__aiter__``), ``raise Error`` the class, as ``Error()`` would."""
+        protocols: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+            ("with", "value", ("__enter__", "__exit__")),
+            ("for", "right", ("__iter__",)),
+        )
+        for kind, field, names in protocols:
+            for captures in groups[kind]:
+                node = captures[kind][0]
+                value = captures[field][0]
+                target = None
+                if value.type == "as_pattern" and value.named_child_count:
+                    target = value.named_children[-1]
+                    value = value.named_children[0]
+                if kind == "for" and value.type in ("tuple", "list"):
+                    self._loop_over(captures["left"][0], value)
+                    continue
+                receiver = self.chain(value)
+                if receiver is None:
+                    continue
+                if kind == "for":
+                    self._loop_over(captures["left"][0], value, receiver)
+                statement = node.parent if kind == "with" else node
+                if statement is not None and kind == "with":
+                    statement = statement.parent
+                called = names
+                if statement is not None and self.source.startswith(b"async", statement.start_byte):
+                    called = tuple(n.replace("__", "__a", 1) for n in names)
+                line, column = value.start_point
+                scope = self.scopes[self.entry(value.start_byte, value, 9)]
+                text = _short(f"{kind} {receiver}")
+                if target is not None and target.type == "as_pattern_target" and target.named_child_count:
+                    bound = self._dotted(target.named_children[0])
+                    if bound is not None:  # with x() as y: y is what __enter__ returns
+                        self.assignments.append(
+                            _new(Assignment, (line + 1, scope, bound, f"call:{receiver}.{called[0]}"))
+                        )
+                for name in called:
+                    self.calls.append(
+                        _new(
+                            Call,
+                            (
+                                line + 1,
+                                column,
+                                scope,
+                                f"{receiver}.{name}",
+                                name,
+                                receiver,
+                                0,
+                                text,
+                                False,
+                                False,
+                            ),
+                        )
+                    )
+        for captures in groups["raise"]:
+            raised = captures["raised"][0]
+            callee = self.chain(raised)
+            if callee is None:
+                continue
+            receiver, _, name = callee.rpartition(".")
+            line, column = raised.start_point
+            scope = self.scopes[self.entry(raised.start_byte, raised, 9)]
+            text = _short(f"raise {callee}")
+            self.calls.append(
+                _new(Call, (line + 1, column, scope, callee, name, receiver or None, 0, text, False, False))
+            )
+
+    def _loop_over(self, left: Node, items: Node, iterated: str | None = None) -> None:
+        """``for fn in (a, b):``: fn is bound to each item, an assignment ``each:a,b`` (when every
+        item is a name chain); ``for fn in steps:``, to each item of what ``steps`` holds
+        (``iter:steps``)."""
+        if left.type != "identifier":
+            return
+        value = f"iter:{iterated}" if iterated is not None else self._items(items) or ""
+        if value:
+            line = left.start_point[0] + 1
+            scope = self.scopes[self.entry(left.start_byte, left, 9)]
+            self.assignments.append(_new(Assignment, (line, scope, self._text(left), value)))
+
+    def _items(self, items: Node) -> str | None:
+        """``each:a,b`` for a tuple or list literal of name chains, else None."""
+        if not items.named_child_count:
+            return None
+        names = [self.chain(item) for item in items.named_children]
+        if any(name is None or "," in name for name in names):
+            return None
+        return "each:" + ",".join(name for name in names if name is not None)
+
+    def _operators(self, matches: list[_Captures]) -> None:
+        """``a + b``: a call of ``a.__add__`` and one of ``b.__radd__`` (text ``<op> a + b``),
+        for the operands that are name chains; the linker keeps the reflected one only when the
+        left operand has no method of its own."""
+        for captures in matches:
+            node = captures["operator.binary"][0]
+            symbol = self._text(captures["operator"][0])
+            method = _OPERATORS.get(symbol)
+            if method is None:
+                continue
+            left = self.chain(captures["left"][0])
+            right = self.chain(captures["right"][0])
+            if left is None and right is None:
+                continue
+            line, column = node.start_point
+            scope = self.scopes[self.entry(node.start_byte, node, 9)]
+            text = _short(f"<op> {left or '…'} {symbol} {right or '…'}")
+            for receiver, name in ((left, f"__{method}__"), (right, f"__r{method}__")):
+                if receiver is not None:
+                    self.calls.append(
+                        _new(
+                            Call,
+                            (
+                                line + 1,
+                                column,
+                                scope,
+                                f"{receiver}.{name}",
+                                name,
+                                receiver,
+                                0,
+                                text,
+                                False,
+                                False,
+                            ),
+                        )
+                    )
+
+    def _subscripts(self, matches: list[_Captures], assigns: list[_Captures]) -> None:
+        """``a[k]``: a call of ``a.__getitem__``, of ``a.__setitem__`` where it is an assignment's
+        target (text ``<op> a[…]``), for a subscripted name chain."""
+        stores = {captures["left"][0].start_byte for captures in assigns}
+        for captures in matches:
+            node = captures["subscript"][0]
+            receiver = self.chain(captures["value"][0])
+            if receiver is None:
+                continue
+            name = "__setitem__" if node.start_byte in stores else "__getitem__"
+            line, column = node.start_point
+            scope = self.scopes[self.entry(node.start_byte, node, 9)]
+            text = _short(f"<op> {receiver}[…]")
+            self.calls.append(
+                _new(
+                    Call,
+                    (line + 1, column, scope, f"{receiver}.{name}", name, receiver, 0, text, False, False),
+                )
+            )
+
+    def _reads(self, matches: list[_Captures], assigns: list[_Captures]) -> None:
+        """Attribute reads: every attribute that is no call's callee and no assignment's target."""
+        skip = self.callee_spans
+        for captures in assigns:
+            left = captures["left"][0]
+            skip.add((left.start_byte, left.end_byte))
+        starts, ends, scopes = self.starts, self.ends, self.scopes
+        seen: set[tuple[int, str, str]] = set()
+        for captures in matches:
+            node = captures["read"][0]
+            start, end = node.start_byte, node.end_byte
+            if (start, end) in skip:
+                continue
+            name = self.chain(node)
+            if name is None:
+                continue
+            j = bisect_right(starts, start) - 1
+            if ends[j] <= start or starts[j] == start:
+                j = self.entry(start, node, 9)
+            line, column = node.start_point
+            slot = (line, scopes[j], name)
+            if slot not in seen:  # one record per line, scope and text: the linker reads no more
+                seen.add(slot)
+                self.reads.append(_new(Reference, (line + 1, column, scopes[j], name)))
 
     def _dynamic(self, callee: str, args: list[Node], line: int, column: int, scope: str) -> None:
         kind = _DYNAMIC_CALLS.get(callee)
@@ -946,6 +1158,18 @@ class _Extractor(_NodeReader):
                 self.references.append(_new(Reference, (line, right.start_point[1], scope, name)))
         elif kind == "await" and right.named_child_count:
             self._bind(target, right.named_children[0], line, scope)
+        elif kind in ("list", "tuple"):  # steps = [a, b]: a container of those values
+            items = self._items(right)
+            if items is not None:
+                self.assignments.append(_new(Assignment, (line, scope, target, items)))
+        elif kind == "binary_operator":  # total = price + tax: what price.__add__ returns
+            left, symbol = right.child_by_field_name("left"), right.child_by_field_name("operator")
+            method = _OPERATORS.get(self._text(symbol)) if symbol is not None else None
+            operand = self.chain(left) if left is not None and method is not None else None
+            if operand is not None:
+                self.assignments.append(
+                    _new(Assignment, (line, scope, target, f"call:{operand}.__{method}__"))
+                )
 
     def _all(self, right: Node, line: int) -> None:
         if right.type not in ("list", "tuple"):
@@ -978,6 +1202,22 @@ class _Extractor(_NodeReader):
             facts.append(fact)
 
 
+# a binary operator's method, without its underscores (``__add__``; reflected: ``__radd__``)
+_OPERATORS = {
+    "+": "add",
+    "-": "sub",
+    "*": "mul",
+    "@": "matmul",
+    "/": "truediv",
+    "//": "floordiv",
+    "%": "mod",
+    "**": "pow",
+    "<<": "lshift",
+    ">>": "rshift",
+    "&": "and",
+    "|": "or",
+    "^": "xor",
+}
 _NOT_REFERENCES = frozenset(("self", "cls", "None", "True", "False"))
 
 

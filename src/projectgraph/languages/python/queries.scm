@@ -61,3 +61,16 @@
 
 (return_statement) @return
 (ERROR) @error
+
+; What Python calls with no call written (see extract.py, _implicit): `with` runs the __enter__ and
+; __exit__ of its item's value, `for` (a statement or a comprehension's clause) the __iter__ of
+; what it iterates, `raise Error` makes an instance of the class, `a + b` runs a.__add__ or
+; b.__radd__, `a[k]` runs a.__getitem__ (a.__setitem__ as an assignment's target).
+(with_item value: (_) @value) @with
+(for_statement left: (_) @left right: (_) @right) @for
+(for_in_clause left: (_) @left right: (_) @right) @for
+(raise_statement . [(identifier) (attribute)] @raised) @raise
+(binary_operator left: (_) @left operator: _ @operator right: (_) @right) @operator.binary
+(subscript value: (_) @value) @subscript
+; An attribute read: what is not a call's callee nor an assignment's target (a property runs).
+(attribute) @read

@@ -1,0 +1,271 @@
+"""The runtime oracle on real packages: which call edges their own test suites execute, and which
+of them the graph has.
+
+    .venv/bin/python bench/python_runtime_oracle.py [-v] [--json OUT] [PACKAGE_DIR | NAME==VERSION]...
+
+Each package is an unpacked sdist (its sources and its tests), or ``NAME==VERSION``, which pip
+downloads as an sdist (PyPI, by its ordinary client) and unpacks into ``~/.cache/projectgraph/oracle``
+(``$PROJECTGRAPH_ORACLE_CACHE``), outside any git tree.
+With no argument: ``markupsafe==3.0.2 itsdangerous==2.2.0 click==8.1.8 jinja2==3.1.6``.
+
+The package's test suite runs in a subprocess (this interpreter, ``pytest`` of this venv, the
+package's ``src`` or top folder first on ``sys.path``, then those of the other packages of the run,
+which it may import: jinja2 needs markupsafe) under ``sys.settrace`` (and
+``threading.settrace``; a global trace function sees each Python frame's ``call`` event and, as it
+returns None, nothing else: far cheaper than a profile function, called for C calls too). Every
+``call`` event whose frame and whose caller frame (``f_back``, the
+frame right above: a call made by the code of the package itself, or through C code such as
+``map``, a property slot or ``functools.partial``, which has no frame) are both files of the
+package records (caller code, line of the call in the caller, callee code). A generator or
+coroutine frame counts on its first entry only (a resume is no call). Code objects map to graph
+keys as ``tests/test_honesty_oracle.py`` maps them (class bodies, comprehensions and anonymous
+lambdas are their enclosing definition; such a callee is left out).
+
+Then projectgraph indexes the same tree (``build_graph``, no dependency units) and each executed
+edge is one of:
+
+- ``edge``: the graph has a ``calls`` edge from the caller to the callee;
+- ``site``: no such edge, but the graph has an unresolved site in that caller at a line of the
+  call, so reach and callers answer uncertain there (honest, not known);
+- ``silent``: neither: a silent miss (``callers`` answers as if the caller did not exist).
+
+The figures: executed edges, the share that are edges, the silent misses (with ``-v`` each one,
+with the callee's kind: a dunder the interpreter calls, a property getter, ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+from projectgraph.graph import Graph  # noqa: E402
+from projectgraph.indexer import IndexOptions  # noqa: E402
+from projectgraph.pipeline import build_graph  # noqa: E402
+from test_honesty_oracle import code_key  # noqa: E402
+
+DEFAULT = ("markupsafe==3.0.2", "itsdangerous==2.2.0", "click==8.1.8", "jinja2==3.1.6")
+# outside any git tree: discover lists a git tree's files with git, which would leave out a folder
+# that tree ignores, or hold the sdists as the project's own
+CACHE = Path(os.environ.get("PROJECTGRAPH_ORACLE_CACHE") or Path.home() / ".cache/projectgraph/oracle")
+
+# Runs in the subprocess: argv = package root, output file, pytest arguments...
+TRACER = r"""
+import dis, os, sys, threading
+
+root = os.path.realpath(sys.argv[1])
+out = sys.argv[2]
+args = sys.argv[3:]
+GENERATOR = 0x20 | 0x80 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
+CO_NEWLOCALS = 0x0002
+paths = {}
+
+
+def first_party(code):
+    name = code.co_filename
+    path = paths.get(name)
+    if path is None:
+        real = os.path.realpath(name) if os.path.isabs(name) else ""
+        path = real[len(root) + 1:].replace(os.sep, "/") if real.startswith(root + os.sep) else ""
+        paths[name] = path
+    return path
+
+
+def describe(code, path):
+    if code.co_name == "<module>":
+        kind = "module"
+    elif not code.co_flags & CO_NEWLOCALS:
+        kind = "class"
+    else:
+        kind = "function"
+    return (path, code.co_qualname, code.co_firstlineno, kind)
+
+
+edges = set()
+resumes = {}
+
+
+def first_resume(code):
+    offset = resumes.get(code)
+    if offset is None:
+        offset = next((i.offset for i in dis.get_instructions(code) if i.opname == "RESUME"), -1)
+        resumes[code] = offset
+    return offset
+
+
+def trace(frame, event, arg):
+    code = frame.f_code
+    path = first_party(code)
+    if not path:
+        return None
+    if code.co_flags & GENERATOR and frame.f_lasti != first_resume(code):
+        return None  # a generator or coroutine resumed: its first entry stands at its first RESUME
+    parent = frame.f_back
+    if parent is not None:
+        caller_path = first_party(parent.f_code)
+        if caller_path:
+            edges.add((describe(parent.f_code, caller_path), parent.f_lineno, describe(code, path)))
+    return None  # no line events
+
+
+sys.settrace(trace)
+threading.settrace(trace)
+import pytest
+
+try:
+    status = pytest.main(args)
+finally:
+    sys.settrace(None)
+    threading.settrace(None)
+import json
+
+with open(out, "w") as handle:
+    json.dump(sorted(edges, key=repr), handle)
+print("pytest exit", int(status), file=sys.stderr)
+"""
+
+Code = tuple[str, str, int, str]
+
+
+def fetch(spec: str) -> Path:
+    """An sdist unpacked in the cache: downloaded once with pip, then reused."""
+    name, _, version = spec.partition("==")
+    CACHE.mkdir(parents=True, exist_ok=True)
+    for folder in CACHE.iterdir():
+        if folder.is_dir() and folder.name.lower().replace("_", "-") == f"{name}-{version}".lower():
+            return folder
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:"]
+        # pip prepares an sdist's metadata in an isolated build environment; where that cannot be
+        # made (an index without the build backend), with this venv's (setuptools, flit_core)
+        if subprocess.run([*command, "-d", tmp, spec], check=False).returncode != 0:
+            subprocess.run([*command, "--no-build-isolation", "-d", tmp, spec], check=True)
+        [archive] = Path(tmp).glob("*.tar.gz")
+        with tarfile.open(archive) as tar:
+            tar.extractall(CACHE, filter="data")
+    return fetch(spec)
+
+
+def import_root(root: Path) -> Path:
+    return root / "src" if (root / "src").is_dir() else root
+
+
+def run_tests(root: Path, out: Path, others: tuple[Path, ...] = ()) -> float:
+    """Run the package's tests under the tracer (``others``: packages it imports, not first
+    party); seconds taken."""
+    path = os.pathsep.join(str(import_root(p)) for p in (root, *others))
+    env = dict(os.environ, PYTHONPATH=path, PYTHONDONTWRITEBYTECODE="1")
+    args = [str(root / "tests"), "-q", "-p", "no:cacheprovider", "--rootdir", str(root)]
+    args += ["-W", "ignore", "-o", "addopts=", "-o", "filterwarnings=", "--continue-on-collection-errors"]
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-B", "-c", TRACER, str(root), str(out), *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
+    if not out.is_file():
+        raise SystemExit(
+            f"{root.name}: the traced run wrote nothing\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+        )
+    last = [line for line in done.stdout.splitlines() if line.strip()][-1:] or ["?"]
+    print(f"{root.name}: pytest: {last[0]}", file=sys.stderr)
+    return time.perf_counter() - start
+
+
+def callee_kind(graph: Graph, callee: str) -> str:
+    """What kind of callee a miss has: a name the interpreter calls by itself, a property, ..."""
+    name = callee.rpartition("//")[2]
+    node = graph.node_by_key.get(callee)
+    if name.startswith("__") and name.endswith("__"):
+        return "dunder"
+    if node is not None and node.kind == "property":
+        return "property"
+    return "function"
+
+
+def classify(graph: Graph, raw: list[tuple[Code, int, Code]]) -> dict[str, Any]:
+    """Executed edges by what the graph says of them."""
+    calls: set[tuple[str, str]] = {(e.caller, e.callee) for e in graph.edges if e.relation == "calls"}
+    sites: set[tuple[str, int]] = {(u.caller, u.site.line) for u in graph.unresolved}
+    lines: dict[tuple[str, str], set[int]] = {}
+    for caller_code, line, callee_code in raw:
+        caller, _ = code_key(graph, tuple(caller_code))  # type: ignore[arg-type]
+        callee, transparent = code_key(graph, tuple(callee_code))  # type: ignore[arg-type]
+        if transparent or callee_code[3] != "function" or caller == callee:
+            continue
+        lines.setdefault((caller, callee), set()).add(line)
+    found: dict[str, list[tuple[str, str]]] = {"edge": [], "site": [], "silent": []}
+    for pair in sorted(lines):
+        if pair in calls:
+            found["edge"].append(pair)
+        elif any((pair[0], line) in sites for line in lines[pair]):
+            found["site"].append(pair)
+        else:
+            found["silent"].append(pair)
+    return {"pairs": found, "lines": {f"{a} -> {b}": sorted(v) for (a, b), v in lines.items()}}
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("packages", nargs="*")
+    parser.add_argument("-v", action="store_true", help="list the misses")
+    parser.add_argument("--json", help="write every classified edge to this file")
+    options = parser.parse_args(argv)
+    specs = options.packages or list(DEFAULT)
+    report: dict[str, Any] = {}
+    total: Counter[str] = Counter()
+    header = ("package", "executed", "edges", "share", "sites", "silent", "silent%", "tests s", "index s")
+    print("{:24} {:>8} {:>6} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7}".format(*header))
+    roots = [(Path(spec) if os.path.isdir(spec) else fetch(spec)).resolve() for spec in specs]
+    for root in roots:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "edges.json"
+            tests_s = run_tests(root, out, tuple(r for r in roots if r != root))
+            raw = json.loads(out.read_text(encoding="utf-8"))
+        start = time.perf_counter()
+        graph = build_graph(root, IndexOptions(workers=1)).graph
+        index_s = time.perf_counter() - start
+        result = classify(graph, raw)
+        pairs = result["pairs"]
+        counts = {kind: len(found) for kind, found in pairs.items()}
+        executed = sum(counts.values())
+        total.update(counts)
+        share = counts["edge"] / executed if executed else 1.0
+        silent = counts["silent"] / executed if executed else 0.0
+        print(
+            f"{root.name:24} {executed:8} {counts['edge']:6} {share:6.3f} {counts['site']:6} "
+            f"{counts['silent']:6} {silent:7.3%} {tests_s:7.1f} {index_s:7.1f}"
+        )
+        if options.v:
+            for kind in ("silent", "site"):
+                for caller, callee in pairs[kind]:
+                    lines = result["lines"][f"{caller} -> {callee}"]
+                    print(f"    {kind:6} [{callee_kind(graph, callee)}] {caller} -> {callee} (lines {lines})")
+        report[root.name] = {"counts": counts, **result}
+    executed = sum(total.values())
+    if executed:
+        print(
+            f"{'total':24} {executed:8} {total['edge']:6} {total['edge'] / executed:6.3f} "
+            f"{total['site']:6} {total['silent']:6} {total['silent'] / executed:7.3%}"
+        )
+    if options.json:
+        Path(options.json).write_text(json.dumps(report, indent=1, sort_keys=True), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
