@@ -251,3 +251,31 @@ def test_index_where_the_store_cannot_be_made_exits_2_with_the_reason(clean: Pat
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith(f"projectgraph: cannot index {clean.resolve()}: ")
     assert "Traceback" not in done.stderr
+
+
+def test_an_unchanged_project_keeps_its_stored_graph(clean: Path) -> None:
+    """A second ``index`` of an unchanged tree reads every file but neither links nor writes a graph
+    (no new run); it prints the stored graph's counts. An edit links and writes again."""
+    first = run("index", str(clean), "--json", "--languages", "python")
+    database = clean / ".projectgraph" / "graph.db"
+
+    def runs() -> int:
+        import sqlite3
+
+        connection = sqlite3.connect(database)
+        try:
+            return int(connection.execute("SELECT count(*) FROM runs").fetchone()[0])
+        finally:
+            connection.close()
+
+    before = runs()
+    again = run("index", str(clean), "--json", "--languages", "python")
+    assert (again.returncode, again.stderr) == (0, "")
+    assert json.loads(again.stdout)["graph"] == json.loads(first.stdout)["graph"]
+    assert json.loads(again.stdout)["statuses"] == {"cached": 3}
+    assert runs() == before
+    (clean / "app" / "util.py").write_text("def helper(x):\n    return x\n\ndef other():\n    pass\n")
+    edited = run("index", str(clean), "--json", "--languages", "python")
+    assert edited.returncode == 0
+    assert runs() == before + 1
+    assert json.loads(edited.stdout)["graph"] != json.loads(first.stdout)["graph"]  # (os.path.join went)

@@ -37,6 +37,20 @@ def build_graph(
     return ProjectRun(indexed, link_indexed(base, config, indexed, sys_path, store))
 
 
+def link_options(
+    root: str | os.PathLike[str], config: ProjectConfig, indexed: IndexResult, sys_path: tuple[str, ...] = ()
+) -> LinkOptions:
+    """The options an index run of the project under ``root`` is linked with (a full run's, a
+    sync's, the incremental link's alike)."""
+    return LinkOptions(
+        root=str(Path(root)),
+        sys_path=(*config.sys_path, *sys_path),
+        files=indexed.statuses,
+        test_paths=(*LinkOptions().test_paths, *config.test_paths),
+        units=indexed.units or None,  # what a linker reads of its dependencies (Go result types)
+    )
+
+
 def link_indexed(
     root: str | os.PathLike[str],
     config: ProjectConfig,
@@ -46,14 +60,5 @@ def link_indexed(
 ) -> Graph:
     """Link an index run of the project under ``root`` (a full run's or a sync's) into its graph;
     ``store`` keeps the units' linked parts between processes."""
-    graph = build(
-        indexed.indexes,
-        LinkOptions(
-            root=str(Path(root)),
-            sys_path=(*config.sys_path, *sys_path),
-            files=indexed.statuses,
-            test_paths=(*LinkOptions().test_paths, *config.test_paths),
-            units=indexed.units or None,  # what a linker reads of its dependencies (Go result types)
-        ),
-    )
+    graph = build(indexed.indexes, link_options(root, config, indexed, sys_path))
     return with_units(graph, indexed.units, store=store)

@@ -127,6 +127,25 @@ class Project:
         assert done.graph is not None
         return Refresh(done.index, done.graph)
 
+    def index(
+        self, options: IndexOptions | None = None, progress: Progress | None = None, *, rebuild: bool = False
+    ) -> SyncResult:
+        """``refresh``, but the link and the write are skipped when every file, control file and
+        rule version is the one the stored graph was built from (then ``relinked`` is False and
+        ``stored_stats`` gives the stored graph's counts)."""
+        with WriterLock(self.folder):
+            self._checked_store(rebuild, check=True)
+            try:
+                return reconcile(self.root, self.store, options, progress, full=True, partial=True)
+            except sqlite3.DatabaseError as error:
+                self._rebuilt_store(f"the index is damaged ({error})")
+                return reconcile(self.root, self.store, options, progress, full=True, partial=True)
+
+    def stored_stats(self) -> dict[str, object]:
+        """The stats of the stored graph (its last run's)."""
+        run = sql.last_run(self.store.connection)
+        return dict(run["stats"]) if run is not None else {}
+
     def sync(
         self,
         options: IndexOptions | None = None,

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from projectgraph.cli.common import deps_option, emit_json, fail, parse_deps_values, progress_bar
 from projectgraph.config import ConfigError
-from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions, IndexResult
 from projectgraph.project import Project
 from projectgraph.store.lock import WriterBusyError
@@ -48,28 +48,30 @@ def command(
     try:
         options = IndexOptions(languages=names, workers=workers, max_file_bytes=max_file_bytes, deps=units)
         with Project(root) as opened, progress_bar("indexing") as progress:
-            refreshed = opened.refresh(options, progress, rebuild=rebuild)
+            done = opened.index(options, progress, rebuild=rebuild)
+            # an unchanged project keeps its stored graph (no link, no write): its counts are the run's
+            stats = done.stats if done.relinked else opened.stored_stats()
     except (ValueError, ConfigError, WriterBusyError, SchemaError) as error:
         fail(str(error))
         return
     except OSError as error:  # the store folder cannot be made or written
         fail(f"cannot index {root}: {error}")
         return
-    result = refreshed.index
-    summary = result.summary() | {"graph": _graph_summary(refreshed.graph)}
+    result = done.index
+    summary = result.summary() | {"graph": _graph_summary(stats)}
     if as_json:
         emit_json(summary)
     else:
-        _print(result, refreshed.graph)
+        _print(result, stats)
     if result.failed:
         raise SystemExit(4)
 
 
-def _graph_summary(graph: Graph) -> dict[str, object]:
+def _graph_summary(stats: dict[str, Any]) -> dict[str, object]:
     keys = ("nodes", "edges", "unresolved", "roots", "root_fallback")
-    summary: dict[str, object] = {k: graph.stats[k] for k in keys}
-    summary["units"] = sorted(graph.stats.get("units") or ())
-    summary["package_edges"] = graph.stats.get("package_edges", 0)
+    summary: dict[str, object] = {k: stats[k] for k in keys}
+    summary["units"] = sorted(stats.get("units") or ())
+    summary["package_edges"] = stats.get("package_edges", 0)
     return summary
 
 
@@ -81,7 +83,7 @@ def unclaimed_text(unclaimed: tuple[tuple[str, int], ...]) -> str:
     return f"{total} file{'s' if total != 1 else ''} ({parts})"
 
 
-def _print(result: IndexResult, graph: Graph) -> None:
+def _print(result: IndexResult, stats: dict[str, Any]) -> None:
     summary = result.summary()
     statuses = ", ".join(f"{n} {s}" for s, n in summary["statuses"].items()) or "no files"
     click.echo(f"{summary['files']} files ({statuses}) in {summary['seconds']:.2f} s")
@@ -92,7 +94,6 @@ def _print(result: IndexResult, graph: Graph) -> None:
     click.echo(
         f"{summary['definitions']} definitions, {summary['calls']} calls, {summary['imports']} imports"
     )
-    stats = graph.stats
     click.echo(
         f"graph: {stats['nodes']} nodes, {stats['edges']} edges, {stats['unresolved']} unresolved sites, "
         f"{stats['roots']} roots"

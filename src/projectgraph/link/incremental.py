@@ -646,6 +646,28 @@ def surface(pyfile: py._File) -> dict[Key, Any]:
     return found
 
 
+def inputs_of(linker: TracedPythonLinker, pyfile: py._File) -> dict[Unit, Any]:
+    """What the binding passes of a file iterate over, from its records (and the class method
+    names, for C); ``pyfile`` is the linker's file of its path."""
+    path = pyfile.path
+    decorated = tuple(
+        (info.definition, tuple(linker._decorator_calls(pyfile, info.definition)))
+        for info in pyfile.defs.values()
+        if info.definition.decorators
+    )
+    arguments = tuple((call, tuple(refs)) for call, refs in linker._arguments_of(pyfile))
+    names = linker.classmethod_names
+    receivers = tuple(
+        call
+        for call in pyfile.index.calls
+        if call.name in names
+        and call.receiver not in (None, "<expr>")
+        and not call.super_call
+        and py._written(call)
+    )
+    return {("D", path): decorated, ("A", path): arguments, ("C", path): receivers}
+
+
 def changed_keys(old: dict[Key, Any], new: dict[Key, Any]) -> set[Key]:
     return {k for k in old.keys() | new.keys() if old.get(k) != new.get(k)}
 
@@ -762,26 +784,7 @@ class LinkState:
 
     # ---- pieces -------------------------------------------------------------------------
     def _inputs(self, pyfile: py._File) -> dict[Unit, Any]:
-        """What the binding passes of a file iterate over, from its records (and the class method
-        names, for C)."""
-        linker = self.linker
-        path = pyfile.path
-        decorated = tuple(
-            (info.definition, tuple(linker._decorator_calls(pyfile, info.definition)))
-            for info in pyfile.defs.values()
-            if info.definition.decorators
-        )
-        arguments = tuple((call, tuple(refs)) for call, refs in linker._arguments_of(pyfile))
-        names = linker.classmethod_names
-        receivers = tuple(
-            call
-            for call in pyfile.index.calls
-            if call.name in names
-            and call.receiver not in (None, "<expr>")
-            and not call.super_call
-            and py._written(call)
-        )
-        return {("D", path): decorated, ("A", path): arguments, ("C", path): receivers}
+        return inputs_of(self.linker, pyfile)
 
     def _index_unit(self, unit: Unit) -> None:
         sites: dict[str, list[Edge]] = {}
@@ -1120,75 +1123,8 @@ class LinkState:
         sites.update(output.dynamic)
 
     def _replay(self, unit: Unit, position: int) -> None:
-        """Run a binding-pass unit again on the bindings as they stood before it in the full link's
-        order (its history), apart from the real tables; give up unless it leaves them as it did
-        and read nothing a later unit wrote through an answer memoized elsewhere."""
-        linker = self.linker
-        history = linker.history
-
-        def before(key: Key) -> Any:
-            found: Any = None if key[0] == "d" else (None, False, False)
-            for at, value in history.get(key, ()):
-                if at >= position:
-                    break
-                found = value
-            return found
-
-        saved = (
-            linker._bindings,
-            linker._decorated,
-            linker._passed,
-            linker._cls_params,
-            linker._generation,
-            linker._attr_stamp,
-            linker.__dict__.get("_attr_values"),
-        )
         self.replays += 1
-        bindings = _Replayed(linker, "b", before)
-        decorated = _Replayed(linker, "d", before)
-        passed = _ReplayedParams(linker, 1, before)
-        cls_params = _ReplayedParams(linker, 2, before)
-        linker._bindings, linker._decorated = bindings, decorated
-        linker._passed, linker._cls_params = passed, cls_params
-        linker._generation = saved[4] + 1_000_000 * self.replays  # memoized values that read
-        linker._attr_stamp = saved[5] - 1_000_000 * self.replays  # the bindings: none is reused
-        linker.__dict__["_attr_values"] = {}
-        linker.attr_cache = "attr-replay"
-        linker.replaying = True
-        linker.hit_reads = set()
-        linker.fresh = set()
-        try:
-            linker._run_unit(unit, linker.phase_work(unit[0], linker.files[unit[1]]), position)
-        finally:
-            linker._bindings, linker._decorated, linker._passed, linker._cls_params = saved[:4]
-            linker._generation, linker._attr_stamp = saved[4], saved[5]
-            if saved[6] is None:
-                linker.__dict__.pop("_attr_values", None)
-            else:
-                linker.__dict__["_attr_values"] = saved[6]
-            linker.attr_cache = "attr"
-            linker._drop_deps("attr-replay")
-            linker.replaying = False
-
-        def after(key: Key) -> Any:
-            if key[0] == "d":
-                made = dict.get(decorated, key[1])
-                return tuple(made) if made is not None else before(key)
-            was = before(key)
-            bound = dict.get(bindings, key[1])
-            return (
-                tuple(bound) if bound is not None else was[0],
-                set.__contains__(passed, key[1]) or was[1],
-                set.__contains__(cls_params, key[1]) or was[2],
-            )
-
-        old = linker.effects[unit]
-        for key in linker.last_touched | old.keys():
-            if after(key) != old.get(key, before(key)):
-                raise _GiveUp(f"{unit} binds otherwise")
-        for key in linker.hit_reads:
-            if any(at >= position for at, _value in history.get(key, ())):
-                raise _GiveUp(f"{unit} read a binding written after it")
+        replay(self.linker, unit, position, self.replays)
 
     def _rebuild_defs(self) -> None:
         """``defs`` and the tables made from it, in the order ``PythonLinker.__init__`` makes them."""
@@ -1306,6 +1242,77 @@ class LinkState:
                 del edges[position]
         for edge in added:
             insort(edges, edge)
+
+
+def replay(linker: TracedPythonLinker, unit: Unit, position: int, replays: int) -> None:
+    """Run a binding-pass unit again on the bindings as they stood before it in the full link's
+    order (its history), apart from the real tables; give up unless it leaves them as it did
+    and read nothing a later unit wrote through an answer memoized elsewhere. ``replays``: how
+    many replays this linker ran (this one included): each stamps its memoized values apart."""
+    history = linker.history
+
+    def before(key: Key) -> Any:
+        found: Any = None if key[0] == "d" else (None, False, False)
+        for at, value in history.get(key, ()):
+            if at >= position:
+                break
+            found = value
+        return found
+
+    saved = (
+        linker._bindings,
+        linker._decorated,
+        linker._passed,
+        linker._cls_params,
+        linker._generation,
+        linker._attr_stamp,
+        linker.__dict__.get("_attr_values"),
+    )
+    bindings = _Replayed(linker, "b", before)
+    decorated = _Replayed(linker, "d", before)
+    passed = _ReplayedParams(linker, 1, before)
+    cls_params = _ReplayedParams(linker, 2, before)
+    linker._bindings, linker._decorated = bindings, decorated
+    linker._passed, linker._cls_params = passed, cls_params
+    linker._generation = saved[4] + 1_000_000 * replays  # memoized values that read
+    linker._attr_stamp = saved[5] - 1_000_000 * replays  # the bindings: none is reused
+    linker.__dict__["_attr_values"] = {}
+    linker.attr_cache = "attr-replay"
+    linker.replaying = True
+    linker.hit_reads = set()
+    linker.fresh = set()
+    try:
+        linker._run_unit(unit, linker.phase_work(unit[0], linker.files[unit[1]]), position)
+    finally:
+        linker._bindings, linker._decorated, linker._passed, linker._cls_params = saved[:4]
+        linker._generation, linker._attr_stamp = saved[4], saved[5]
+        if saved[6] is None:
+            linker.__dict__.pop("_attr_values", None)
+        else:
+            linker.__dict__["_attr_values"] = saved[6]
+        linker.attr_cache = "attr"
+        linker._drop_deps("attr-replay")
+        linker.replaying = False
+
+    def after(key: Key) -> Any:
+        if key[0] == "d":
+            made = dict.get(decorated, key[1])
+            return tuple(made) if made is not None else before(key)
+        was = before(key)
+        bound = dict.get(bindings, key[1])
+        return (
+            tuple(bound) if bound is not None else was[0],
+            set.__contains__(passed, key[1]) or was[1],
+            set.__contains__(cls_params, key[1]) or was[2],
+        )
+
+    old = linker.effects[unit]
+    for key in linker.last_touched | old.keys():
+        if after(key) != old.get(key, before(key)):
+            raise _GiveUp(f"{unit} binds otherwise")
+    for key in linker.hit_reads:
+        if any(at >= position for at, _value in history.get(key, ())):
+            raise _GiveUp(f"{unit} read a binding written after it")
 
 
 class _GiveUp(Exception):

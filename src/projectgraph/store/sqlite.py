@@ -16,8 +16,9 @@ import os
 import re
 import sqlite3
 import time
+from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from itertools import groupby
 from operator import itemgetter
@@ -26,9 +27,11 @@ from typing import Any, NamedTuple
 
 from projectgraph import safefs
 from projectgraph.fileindex import CODEC, FileIndex, Key
+from projectgraph.fileindex import VERSION as FILEINDEX_VERSION
+from projectgraph.graph import VERSION as GRAPH_VERSION
 from projectgraph.graph import Dynamic, Edge, FileEntry, Graph, Node, Root, Site, Truncation, Unresolved
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
@@ -212,6 +215,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
            )""",
         "CREATE INDEX provider_edges_run ON provider_edges(run)",
     ),
+    (
+        # 6 -> 7: the incremental link's state (link.persisted), so that a fresh process re-links
+        # only what read what changed: named blobs (the state's globals, each unit's output) and the
+        # units that read each key (by a 64-bit hash of the key). Valid while metadata
+        # 'link_state' holds the token of the globals (every graph write without it clears it).
+        """CREATE TABLE link_blobs (
+               name TEXT PRIMARY KEY,
+               data BLOB NOT NULL
+           ) WITHOUT ROWID""",
+        """CREATE TABLE link_reads (
+               key INTEGER PRIMARY KEY,
+               units BLOB NOT NULL
+           )""",
+    ),
 )
 
 
@@ -255,6 +272,8 @@ TABLES = frozenset(
         "graph_groups",
         "control_files",
         "summaries",
+        "link_blobs",
+        "link_reads",
     }
 )
 
@@ -905,6 +924,7 @@ def write_graph(
     controls: Iterable[tuple[str, str, int, int]] | None = None,
     stamped_at: int | None = None,
     changed: Iterable[str] | None = None,
+    link_state: Callable[[sqlite3.Connection], None] | None = None,
 ) -> dict[str, int]:
     """Store ``graph`` in one transaction: readers see the old graph or the new one.
 
@@ -914,7 +934,9 @@ def write_graph(
     files' (size, mtime_ns), ``controls`` the control files' (path, digest, size, mtime_ns) rows, and
     ``stamped_at`` the time (ns) the stamps were taken from (-1: unknown, so no stamp is trusted).
     ``changed``, when given, names the files (groups) that may differ from the stored graph (an
-    incremental link knows them): only their rows are grouped and compared.
+    incremental link knows them): only their rows are grouped and compared. ``link_state`` writes
+    the incremental link's state of this graph (``link.persisted``); without it the stored state
+    is no longer valid.
     Returns the rows written per table.
     """
     some = set(changed) if changed is not None else None
@@ -956,27 +978,191 @@ def write_graph(
             [(t.what, t.detail) for t in graph.truncations],
         )
         _write_state(connection, controls, stamped_at)
-        connection.execute(
-            "INSERT INTO runs(started, finished, root, versions, stats, error) VALUES (?,?,?,?,?,?)",
-            (
-                run.get("started", time.time()),
-                time.time(),
-                str(run.get("root", "")),
-                json.dumps(graph.versions(), sort_keys=True),
-                json.dumps(graph.stats, sort_keys=True),
-                str(run.get("error") or ""),
-            ),
-        )
-        connection.execute("DELETE FROM runs WHERE id <= (SELECT max(id) FROM runs) - ?", (KEEP_RUNS,))
-        connection.execute(
-            "INSERT INTO metadata(name, value) VALUES('write_state', 'clean') "
-            "ON CONFLICT(name) DO UPDATE SET value=excluded.value"
-        )
+        _write_run(connection, run, graph.versions(), graph.stats)
+        _set_link_token(connection, "")
+        if link_state is not None:
+            link_state(connection)
+        _write_clean(connection)
         connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")
         raise
     return written
+
+
+def _write_clean(connection: sqlite3.Connection) -> None:
+    connection.execute(
+        "INSERT INTO metadata(name, value) VALUES('write_state', 'clean') "
+        "ON CONFLICT(name) DO UPDATE SET value=excluded.value"
+    )
+
+
+def _write_run(
+    connection: sqlite3.Connection, run: dict[str, Any], versions: dict[str, int], stats: dict[str, Any]
+) -> None:
+    connection.execute(
+        "INSERT INTO runs(started, finished, root, versions, stats, error) VALUES (?,?,?,?,?,?)",
+        (
+            run.get("started", time.time()),
+            time.time(),
+            str(run.get("root", "")),
+            json.dumps(versions, sort_keys=True),
+            json.dumps(stats, sort_keys=True),
+            str(run.get("error") or ""),
+        ),
+    )
+    connection.execute("DELETE FROM runs WHERE id <= (SELECT max(id) FROM runs) - ?", (KEEP_RUNS,))
+
+
+class GroupsDoNotFit(Exception):
+    """The changed groups cannot be written in place (no node id left between two neighbours, or
+    rows that do not fit the stored ones): the caller writes the whole graph instead."""
+
+
+def write_groups(
+    connection: sqlite3.Connection,
+    rows: dict[str, tuple[list[Node], list[Edge], list[Unresolved], list[Dynamic], list[Root]]],
+    files: Iterable[FileEntry],
+    stats: dict[str, Any],
+    stamps: dict[str, tuple[int, int]],
+    run: dict[str, Any],
+    controls: Iterable[tuple[str, str, int, int]] | None,
+    stamped_at: int | None,
+    link_state: Callable[[sqlite3.Connection], None] | None,
+) -> dict[str, int]:
+    """``write_graph`` of a graph known only by the rows of the groups that may have changed (every
+    other group is as stored) and its stats: an incremental link from the stored state."""
+    groups: dict[str, _Group] = {}
+    for path, (nodes, edges, unresolved, dynamic, roots) in rows.items():
+        group = groups[path] = _Group(path)
+        group.nodes, group.edges, group.unresolved, group.dynamic, group.roots = (
+            nodes,
+            edges,
+            unresolved,
+            dynamic,
+            roots,
+        )
+    digests = {path: group.digest() for path, group in groups.items() if group.nodes}
+    written: dict[str, int] = {}
+    set_metadata(connection, "write_state", "writing")  # "clean" commits with the graph
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        stored = dict(connection.execute("SELECT grp, digest FROM graph_groups").fetchall())
+        part = {path: digest for path, digest in stored.items() if path in groups}
+        try:
+            written["graph"] = _rewrite_changed(connection, groups, digests, part, some=True)
+        except (_NoRoom, sqlite3.IntegrityError, KeyError) as error:
+            raise GroupsDoNotFit(str(error)) from error
+        written["files"] = _write_files(connection, files, stamps)
+        connection.execute("DELETE FROM truncations")
+        _write_state(connection, controls, stamped_at)
+        _write_run(connection, run, {"fileindex": FILEINDEX_VERSION, "projectgraph": GRAPH_VERSION}, stats)
+        _set_link_token(connection, "")
+        if link_state is not None:
+            link_state(connection)
+        _write_clean(connection)
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    return written
+
+
+# ---- the incremental link's state (link.persisted) ----------------------------------------------
+def _set_link_token(connection: sqlite3.Connection, token: str) -> None:
+    connection.execute(
+        "INSERT INTO metadata(name, value) VALUES('link_state', ?) "
+        "ON CONFLICT(name) DO UPDATE SET value=excluded.value",
+        (token,),
+    )
+
+
+def write_link_state(
+    connection: sqlite3.Connection,
+    state: bytes,
+    units: Iterable[tuple[str, bytes]],
+    reads: Iterable[tuple[int, bytes]],
+    token: str,
+) -> None:
+    """Replace the stored state (inside the caller's transaction)."""
+    connection.execute("DELETE FROM link_blobs")
+    connection.execute("DELETE FROM link_reads")
+    connection.executemany("INSERT INTO link_blobs(name, data) VALUES (?,?)", units)
+    connection.executemany("INSERT INTO link_reads(key, units) VALUES (?,?)", reads)
+    connection.execute("INSERT INTO link_blobs(name, data) VALUES ('globals', ?)", (state,))
+    connection.execute("INSERT INTO link_blobs(name, data) VALUES ('token', ?)", (token.encode(),))
+    _set_link_token(connection, token)
+
+
+def patch_link_state(
+    connection: sqlite3.Connection,
+    state: bytes,
+    units: Iterable[tuple[str, bytes]],
+    reads: dict[int, list[int]],
+    token: str,
+) -> None:
+    """Write the globals and some units' outputs again, and add units to the readers of keys."""
+    connection.executemany("INSERT OR REPLACE INTO link_blobs(name, data) VALUES (?,?)", units)
+    known = _readers_of(connection, reads)
+    rows = []
+    for key, units_of in reads.items():
+        have = known.get(key)
+        if have is None:
+            rows.append((key, array("i", sorted(set(units_of))).tobytes()))
+        else:
+            more = set(units_of) - set(have)
+            if more:
+                rows.append((key, array("i", sorted({*have, *more})).tobytes()))
+    connection.executemany("INSERT OR REPLACE INTO link_reads(key, units) VALUES (?,?)", rows)
+    connection.execute("INSERT OR REPLACE INTO link_blobs(name, data) VALUES ('globals', ?)", (state,))
+    connection.execute("INSERT OR REPLACE INTO link_blobs(name, data) VALUES ('token', ?)", (token.encode(),))
+    _set_link_token(connection, token)
+
+
+def read_link_globals(connection: sqlite3.Connection) -> bytes | None:
+    """The stored state's globals, when the state is the stored graph's."""
+    token = metadata_text(connection, "link_state")
+    if not token:
+        return None
+    row = connection.execute("SELECT data FROM link_blobs WHERE name = 'token'").fetchone()
+    if row is None or bytes(row[0]).decode() != token:
+        return None
+    found = connection.execute("SELECT data FROM link_blobs WHERE name = 'globals'").fetchone()
+    return bytes(found[0]) if found is not None else None
+
+
+def _readers_of(connection: sqlite3.Connection, keys: Iterable[int]) -> dict[int, array[int]]:
+    wanted = sorted(set(keys))
+    found: dict[int, array[int]] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for key, blob in connection.execute(
+            f"SELECT key, units FROM link_reads WHERE key IN ({marks})", chunk
+        ):
+            units = array("i")
+            units.frombytes(blob)
+            found[key] = units
+    return found
+
+
+def read_link_readers(connection: sqlite3.Connection, keys: Iterable[int]) -> set[int]:
+    """The ids of the units that read any of ``keys`` (hashes)."""
+    return {unit for units in _readers_of(connection, keys).values() for unit in units}
+
+
+def read_link_units(connection: sqlite3.Connection, units: Iterable[int]) -> dict[int, bytes]:
+    """The stored outputs of some units, by id."""
+    wanted = sorted(set(units))
+    found: dict[int, bytes] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = [f"u{u}" for u in wanted[start : start + 500]]
+        marks = ",".join("?" * len(chunk))
+        for name, blob in connection.execute(
+            f"SELECT name, data FROM link_blobs WHERE name IN ({marks})", chunk
+        ):
+            found[int(name[1:])] = bytes(blob)
+    return found
 
 
 def write_stamps(

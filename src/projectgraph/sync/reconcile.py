@@ -50,7 +50,7 @@ from projectgraph.indexer import (
     run_languages,
     with_units,
 )
-from projectgraph.languages import LanguageSpec
+from projectgraph.languages import LanguageSpec, all_languages
 from projectgraph.languages.base import grammar_version
 from projectgraph.link import _file_entries
 from projectgraph.link.units import unit_table
@@ -101,10 +101,13 @@ class SyncResult:
     parsed: int  # files parsed (the store had no index for their content)
     relinked: bool
     index: IndexResult
-    graph: Graph | None  # the new graph when relinked
+    graph: Graph | None  # the new graph when relinked (None after a link from the stored state)
+    stats: dict[str, Any] = field(default_factory=dict)  # the new graph's stats when relinked
     written: dict[str, int] = field(default_factory=dict)  # rows written per table
     seconds: dict[str, float] = field(default_factory=dict)  # discover, index, link, write, total
-    link: str = ""  # how it linked: "full", "tracked" (in full, state kept), "incremental" (sync.relink)
+    # how it linked: "full", "tracked" (in full, recording what each unit read), "incremental" (from
+    # the tracked link this process keeps), "stored" (from the state in the store: sync.relink)
+    link: str = ""
     relinked_units: int = 0  # units of the Python link an incremental link ran again
     discovered: bool = True  # False: the changed paths the caller named let it skip discovery
 
@@ -131,6 +134,11 @@ class SyncResult:
         }
 
 
+def _grammar_of(language: str) -> str:
+    spec = all_languages().get(language)
+    return _grammar(spec) if spec is not None else ""
+
+
 def _grammar(spec: LanguageSpec) -> str:
     version = _GRAMMARS.get(spec.grammar)
     if version is None:
@@ -146,13 +154,15 @@ def reconcile(
     *,
     full: bool = False,
     always_link: bool = False,
+    partial: bool = False,
     incremental: bool | None = None,
     changed_paths: tuple[str, ...] | None = None,
 ) -> SyncResult:
     """Sync the stored graph of the project under ``root`` (the caller holds the writer lock).
 
     ``full`` reads every file (no stamp shortcut): the full reconcile of a watcher that may have
-    missed events, and of ``index``; ``always_link`` links and writes even when nothing changed.
+    missed events, and of ``index``; ``always_link`` links and writes even when nothing changed;
+    ``partial`` stores what a run interrupted by Ctrl-C read (``index``) instead of writing nothing.
     ``incremental`` says when to keep a tracked link in memory and relink from it (``sync.relink``).
     ``changed_paths``: the project paths (relative, ``/``-separated) that the caller knows are all
     that changed since this process's last sync of the store (a watcher's events). When each is a
@@ -252,7 +262,7 @@ def reconcile(
     part = index_files(
         base, Discovery(found.root, tuple(rest), (), found.git), specs, options, store, progress, started_mono
     )
-    if part.error == "cancelled (interrupted)" and not always_link:
+    if part.error == "cancelled (interrupted)" and not (always_link or partial):
         raise KeyboardInterrupt  # a sync writes nothing half done: the stored graph stays as it was
     statuses.update((s.path, s) for s in part.statuses)
     indexes.update((i.path, i) for i in part.indexes)
@@ -314,6 +324,7 @@ def reconcile(
     parsed = sum(1 for s in part.statuses if s.status in ("indexed", "truncated"))
     written: dict[str, int] = {}
     graph: Graph | None = None
+    stats: dict[str, Any] = {}
     how, units = "", 0
     if current and not always_link:
         mark = time.perf_counter()
@@ -323,22 +334,56 @@ def reconcile(
             relink.prime(base, config, indexed, store)
     else:
         mark = time.perf_counter()
-        graph, how, kept, units = relink.link(
-            base, config, indexed, store, entries, incremental, bool(changed_controls)
+
+        def old_index(path: str, digest: str) -> FileIndex | None:
+            row = stored.get(path)
+            if row is None:
+                return None
+            key = Key(digest, path, fileindex.VERSION, _grammar_of(row.language), row.language)
+            return store.get_many([key]).get(key)
+
+        linked = relink.link(
+            base, config, indexed, store, entries, incremental, bool(changed_controls), old_index
         )
         seconds["link"] = time.perf_counter() - mark
         mark = time.perf_counter()
-        written = sql.write_graph(
-            connection,
-            graph,
-            stamps,
-            {"started": started, "root": str(base), "error": indexed.error},
-            controls=_control_rows(controls),
-            stamped_at=stamp_time,
-            changed=kept[1].changed_groups if how == "incremental" and kept is not None else None,
-        )
+        run_row = {"started": started, "root": str(base), "error": indexed.error}
+        if linked.stored is not None:
+            done = linked.stored
+            try:
+                written = sql.write_groups(
+                    connection,
+                    done.groups,
+                    done.files,
+                    done.stats,
+                    stamps,
+                    run_row,
+                    _control_rows(controls),
+                    stamp_time,
+                    done.patch,
+                )
+            except sql.GroupsDoNotFit:  # (rare: no node id left in place) link and write in full
+                linked = relink.link(base, config, indexed, store, entries, incremental, True)
+        if linked.graph is not None:
+            written = sql.write_graph(
+                connection,
+                linked.graph,
+                stamps,
+                run_row,
+                controls=_control_rows(controls),
+                stamped_at=stamp_time,
+                changed=(
+                    linked.kept[1].changed_groups
+                    if linked.how == "incremental" and linked.kept is not None
+                    else None
+                ),
+                link_state=linked.save,
+            )
+        graph = linked.graph
+        stats = graph.stats if graph is not None else linked.stored.stats if linked.stored else {}
+        how, units = linked.how, linked.units
         seconds["write"] = time.perf_counter() - mark
-        relink.keep(store, kept)
+        relink.keep(store, linked.kept)
     if options.deps is not None and (
         sql.metadata_text(connection, "deps") != _deps_text(options.deps)
         or sql.metadata_text(connection, "deps_binding") != _binding(base, store.path)
@@ -365,9 +410,10 @@ def reconcile(
         controls=tuple(changed_controls),
         read=len(rest),
         parsed=parsed,
-        relinked=graph is not None,
+        relinked=bool(how),
         index=indexed,
         graph=graph,
+        stats=stats,
         written=written,
         seconds=seconds,
         link=how,

@@ -13,15 +13,20 @@ from __future__ import annotations
 
 import logging
 import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from projectgraph.config import ProjectConfig
+from projectgraph.fileindex import FileIndex
 from projectgraph.graph import FileEntry, Graph
 from projectgraph.indexer import IndexResult
-from projectgraph.link import LinkOptions
+from projectgraph.link import LinkOptions, persisted
 from projectgraph.link.incremental import LinkState, build_tracked
-from projectgraph.pipeline import link_indexed
+from projectgraph.manifests import read_manifests
+from projectgraph.pipeline import link_indexed, link_options
 
 Shape = tuple[Any, ...]
 _log = logging.getLogger(__name__)
@@ -29,14 +34,19 @@ _KEPT: weakref.WeakKeyDictionary[Any, tuple[Shape, LinkState]] = weakref.WeakKey
 _LINKED: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()  # links per store
 
 
-def _options(base: Path, config: ProjectConfig, indexed: IndexResult) -> LinkOptions:
-    """The options ``pipeline.link_indexed`` links with."""
-    return LinkOptions(
-        root=str(base),
-        sys_path=tuple(config.sys_path),
-        files=indexed.statuses,
-        test_paths=(*LinkOptions().test_paths, *config.test_paths),
-    )
+@dataclass(frozen=True)
+class Linked:
+    """How a sync linked. ``graph``: the whole new graph (a full or an in-memory link); ``stored``:
+    the changed groups of it, from the store's state (a fresh process's incremental link).
+    ``how``: full, tracked (in full, recording the reads), incremental (in memory), stored."""
+
+    graph: Graph | None
+    how: str
+    kept: tuple[Shape, LinkState] | None = None  # the state to keep in memory once it is stored
+    units: int = 0  # units of the Python link run again
+    stored: persisted.Relinked | None = None
+    save: Callable[[Any], None] | None = None  # writes the graph's link state (write transaction)
+    why: str = ""  # why the state in the store could not be followed ("" when it was, or none)
 
 
 def _shape(options: LinkOptions) -> Shape:
@@ -51,35 +61,57 @@ def link(
     entries: tuple[FileEntry, ...],
     incremental: bool | None,
     controls_changed: bool,
-) -> tuple[Graph, str, tuple[Shape, LinkState] | None, int]:
-    """The graph of an index run; how it was linked ("full", "tracked", "incremental"); the state
-    to keep once it is stored (see ``keep``); how many units an incremental link ran again."""
+    old_index: Callable[[str, str], FileIndex | None] | None = None,
+) -> Linked:
+    """Link an index run: from the tracked link this process keeps, else from the state in the
+    store (``old_index(path, hash)`` gives a file's stored index of that content), else in full,
+    tracked when the state can be kept (in memory, or in the store: a Python project)."""
     kept = _KEPT.pop(store, None)
     count = _LINKED[store] = _LINKED.get(store, 0) + 1
-    track = incremental is True or (incremental is None and count >= 2)
-    if not track or getattr(indexed, "units", None):  # units of dependency code: not covered
-        return link_indexed(base, config, indexed, store=store), "full", None, 0
-    options = _options(base, config, indexed)
+    keep = incremental is True or (incremental is None and count >= 2)
+    options = link_options(base, config, indexed)
+    if getattr(indexed, "units", None) or incremental is False:  # units of dependency code: not covered
+        return Linked(link_indexed(base, config, indexed, store=store), "full")
     shape = _shape(options)
     if kept is not None and kept[0] == shape and not controls_changed:
         graph = kept[1].relink(indexed.indexes, entries)
         if graph is not None:
             _log.debug("incremental link: %d units", kept[1].relinked_units)
-            return graph, "incremental", kept, kept[1].relinked_units
+            return Linked(graph, "incremental", kept, kept[1].relinked_units)
         _log.debug("incremental link gave up: %s", kept[1].gave_up)
+    why = ""
+    if kept is None and not controls_changed and old_index is not None:
+        manifests = read_manifests(options.root, _paths(indexed))
+        stored, why = persisted.relink(
+            store.connection, indexed.indexes, entries, options, manifests, old_index
+        )
+        if stored is not None:
+            return Linked(None, "stored", units=stored.units, stored=stored)
+        _log.debug("the stored link state was not followed: %s", why)
+    python_only = all(index.language == "python" for index in indexed.indexes)
+    if not (keep or python_only):
+        return Linked(link_indexed(base, config, indexed, store=store), "full", why=why)
     try:
         graph, state = build_tracked(indexed.indexes, options)
     except Exception:  # no state for this graph (a truncated one): link it plainly
         _log.debug("no tracked link", exc_info=True)
-        return link_indexed(base, config, indexed, store=store), "full", None, 0
-    return graph, "tracked", (shape, state), 0
+        return Linked(link_indexed(base, config, indexed, store=store), "full", why=why)
+    save = None
+    if persisted.savable(state) and not graph.truncations:
+        save = partial(persisted.save, state=state, entries=entries)
+    return Linked(graph, "tracked", (shape, state) if keep else None, save=save, why=why)
+
+
+def _paths(indexed: IndexResult) -> tuple[str, ...]:
+    """The paths ``link.build`` reads the manifests for."""
+    return tuple(sorted(i.path for i in indexed.indexes)) + tuple(s.path for s in indexed.statuses)
 
 
 def prime(base: Path, config: ProjectConfig, indexed: IndexResult, store: Any) -> None:
     """Make the state of a graph that is already stored (a watcher's sync that found nothing)."""
     if store in _KEPT or getattr(indexed, "units", None):
         return
-    options = _options(base, config, indexed)
+    options = link_options(base, config, indexed)
     try:
         _graph, state = build_tracked(indexed.indexes, options)
     except Exception:  # no state: the next sync links in full

@@ -1,0 +1,630 @@
+"""The incremental link's state in the store, so that a fresh process (a one-shot ``sync``, an
+``index`` after an edit) re-links only what read what changed, as a watcher does in memory.
+
+A tracked link (``link.incremental.build_tracked``) gives, per *unit* (one file's share of a pass),
+its output and the keys it read. ``save`` keeps, in the same transaction as the graph:
+
+- each unit's output, split by *group* (the file of the rows' caller, as the store groups rows),
+  with the external keys it asked for: one blob per unit (``link_blobs``, ``u<id>``); unit ids
+  follow the full link's order, so merging outputs in id order is merging them in that order;
+- the keys each unit read, inverted: a stable 64-bit hash of a key -> the ids of the units that
+  read it (``link_reads``); the classes' resolved bases as pseudo-units (``id >= len(units)``), so a
+  changed key finds the classes whose bases may resolve otherwise (the subclass table follows);
+- one ``globals`` blob: the units, the files' hashes, the binding tables as the binding passes left
+  them, the classmethod names, each class's bases, which units have rows in which group and the
+  counts of each group's rows (for the stats), the external keys' counts, the roots each file gives.
+
+``relink`` (a fresh process; no tracked link in memory) builds the Python linker over the new
+indexes with those binding tables and no memoized answer, takes the changed files' keys before
+(from the old index, which the store keeps by content) and after, runs again the units that read
+a changed key and the changed files' own, merges the groups they touch from the stored outputs
+(``graph.strongest`` over the outputs in id order, as the full link keeps the first of equals),
+and gives those groups' rows, the stats and the patch of the state. It gives up (None: link in
+full, and save again) whenever it cannot be sure, as the in-memory relink does and more: files came
+or went, another language, a binding-pass unit (decorators, arguments, classmethod receivers) whose
+input or reads changed (the in-memory relink replays those; this one does not), other classmethod
+names, an old index the store no longer has, a project with files of other linkers, a truncation.
+
+A key's hash collides with another's only by chance (2^-64): a unit then runs again for nothing.
+A unit's inverted entries are added to, never removed, when it runs again: an entry it no longer
+reads makes it run again for nothing, until the next full link rewrites the index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import uuid
+from array import array
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from projectgraph import fileindex
+from projectgraph.fileindex import FileIndex
+from projectgraph.graph import VERSION, Dynamic, Edge, FileEntry, Node, Root, Site, Unresolved, strongest
+from projectgraph.link import (
+    _INCOMPLETE,
+    DEFAULT_MAX_EDGES,
+    DEFAULT_MAX_EXPORT_HOPS,
+    LinkOptions,
+    _linker_factories,
+)
+from projectgraph.link import python as py
+from projectgraph.link.core import GraphBuilder, LinkContext, Value, module_node, node_for
+from projectgraph.link.entries import resolve_entry
+from projectgraph.link.incremental import (
+    _PHASES,
+    LinkState,
+    TracedPythonLinker,
+    _Collector,
+    _GiveUp,
+    _Output,
+    _python_external,
+    changed_keys,
+    inputs_of,
+    replay,
+    surface,
+)
+from projectgraph.manifests import Manifests
+from projectgraph.roots import entry_roots, fallback_roots, file_roots, merge_rules, with_fallback
+from projectgraph.store import sqlite as sql
+
+STATE_VERSION = 1
+"""The form of the stored state; a state of another version (or link rules) is not read."""
+
+Key = tuple[Any, ...]
+Unit = tuple[str, str]
+Rows = tuple[list[Node], list[Edge], list[Unresolved], list[Dynamic], list[Root]]
+_new = tuple.__new__
+
+
+class _NotFollowed(Exception):
+    """The change is not one the stored state can follow: link in full."""
+
+
+def key_hash(key: Key) -> int:
+    """A stable signed 64-bit hash of a key (Python's own ``hash`` differs between processes)."""
+    digest = hashlib.blake2b(repr(key).encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True)
+
+
+def shape(options: LinkOptions) -> str:
+    """What the link was made with besides the indexes and the control files (which a sync compares)."""
+    return repr(
+        (
+            VERSION,
+            STATE_VERSION,
+            fileindex.VERSION,
+            options.root,
+            tuple(options.sys_path),
+            tuple(options.test_paths),
+            tuple(options.rules),
+            options.max_edges or DEFAULT_MAX_EDGES,
+            options.max_export_hops or DEFAULT_MAX_EXPORT_HOPS,
+        )
+    )
+
+
+def group_of(caller: str) -> str:
+    """The store's group of a Python unit's row: its caller's file (a module key is its path)."""
+    return caller.partition("//")[0]
+
+
+# ---- records to plain tuples (marshal) and back -------------------------------------------------
+def _edge_out(e: Edge) -> tuple[Any, ...]:
+    return (e[0], e[1], e[2], e[3], tuple(e[4]), e[5])
+
+
+def _edge_in(t: Sequence[Any]) -> Edge:
+    return _new(Edge, (t[0], t[1], t[2], t[3], _new(Site, t[4]), t[5]))
+
+
+def _unresolved_out(u: Unresolved) -> tuple[Any, ...]:
+    return (u[0], tuple(u[1]), *u[2:])
+
+
+def _unresolved_in(t: Sequence[Any]) -> Unresolved:
+    return _new(Unresolved, (t[0], _new(Site, t[1]), *t[2:]))
+
+
+def _dynamic_out(d: Dynamic) -> tuple[Any, ...]:
+    return (d[0], tuple(d[1]), *d[2:])
+
+
+def _dynamic_in(t: Sequence[Any]) -> Dynamic:
+    return _new(Dynamic, (t[0], _new(Site, t[1]), *t[2:]))
+
+
+def _values_out(values: Iterable[Any]) -> tuple[tuple[str, str], ...]:
+    return tuple((v[0], v[1]) for v in values)
+
+
+def _values_in(values: Iterable[Sequence[str]]) -> list[Any]:
+    return [Value(v[0], v[1]) for v in values]
+
+
+def _roots_out(roots: Iterable[Root]) -> tuple[tuple[str, str, str], ...]:
+    return tuple(sorted(tuple(r) for r in roots))  # type: ignore[misc]
+
+
+def _roots_in(rows: Iterable[Sequence[str]]) -> set[Root]:
+    return {_new(Root, r) for r in rows}
+
+
+def _output_blob(output: _Output) -> bytes:
+    """A unit's output by group, and the external keys it asked for."""
+    by_group: dict[str, tuple[list[Any], list[Any], list[Any]]] = {}
+    for edge in output.edges:
+        by_group.setdefault(group_of(edge[0]), ([], [], []))[0].append(_edge_out(edge))
+    for site in output.unresolved:
+        by_group.setdefault(group_of(site[0]), ([], [], []))[1].append(_unresolved_out(site))
+    for flag in output.dynamic:
+        by_group.setdefault(group_of(flag[0]), ([], [], []))[2].append(_dynamic_out(flag))
+    return marshal.dumps((by_group, sorted(output.externals)))
+
+
+@dataclass
+class _Stored:
+    """One unit's stored output: rows by group and the external keys it asked for."""
+
+    groups: dict[str, tuple[list[Any], list[Any], list[Any]]]
+    externals: list[str]
+
+
+def _load_output(blob: bytes) -> _Stored:
+    groups, externals = marshal.loads(blob)
+    return _Stored(groups, externals)
+
+
+# ---- save ---------------------------------------------------------------------------------------
+def savable(state: LinkState) -> bool:
+    """Whether the state is one ``relink`` can follow: only the Python linker gave anything."""
+    others = state.others
+    return not (
+        others.nodes_before
+        or others.nodes_after
+        or others.edges_before
+        or others.edges_after
+        or others.unresolved
+        or others.dynamic
+        or others.truncations
+        or any(i.language != py._LANGUAGE for i in state.indexes.values())
+    )
+
+
+def save(connection: Any, state: LinkState, entries: Sequence[FileEntry]) -> None:
+    """Write the whole state of a tracked link (inside the graph's write transaction)."""
+    linker = state.linker
+    order = list(state.order)
+    ids = {unit: position for position, unit in enumerate(order)}
+    classes = sorted(key for key, info in linker.defs.items() if info.is_class)
+    bases = _bases_now(linker, classes)  # (computed now where the link did not need them)
+    blobs: list[tuple[str, bytes]] = []
+    groups: dict[str, list[int]] = {}
+    externals: Counter[str] = Counter()
+    for unit in order:
+        output = linker.outputs[unit]
+        blob = _output_blob(output)
+        blobs.append((f"u{ids[unit]}", blob))
+        for group in marshal.loads(blob)[0]:
+            groups.setdefault(group, []).append(ids[unit])
+        externals.update(output.externals)
+    inverted: dict[int, list[int]] = {}
+    hashes: dict[Key, int] = {}
+    for unit in order:
+        uid = ids[unit]
+        for key in linker.unit_deps[unit]:
+            h = hashes.get(key)
+            if h is None:
+                h = hashes[key] = key_hash(key)
+            inverted.setdefault(h, []).append(uid)
+    for position, cls in enumerate(classes, start=len(order)):
+        for key in linker._deps.get(("bases", cls), ()):
+            h = hashes.get(key)
+            if h is None:
+                h = hashes[key] = key_hash(key)
+            inverted.setdefault(h, []).append(position)
+    counts = _group_counts(state, groups)
+    roots = {
+        path: (_roots_out(kept[1]), _roots_out(kept[2])) for path, kept in sorted(state.file_roots.items())
+    }
+    state_globals = {
+        "token": uuid.uuid4().hex,
+        "shape": shape(state.options),
+        "units": [list(u) for u in order],
+        "files": {e.path: e.hash for e in entries if e.path in linker.files},
+        "bindings": _bindings_out(linker),
+        "classmethods": sorted(linker.classmethod_names),
+        "classes": classes,
+        "bases": {cls: bases[cls] for cls in classes},
+        "groups": groups,
+        "counts": counts,
+        "externals": dict(externals),
+        "file_roots": roots,
+        "roots": _roots_out(state.last_roots),
+        "history": {k: [(at, _snapshot_out(k, v)) for at, v in h] for k, h in linker.history.items()},
+        "effects": {u: {k: _snapshot_out(k, v) for k, v in e.items()} for u, e in linker.effects.items()},
+    }
+    sql.write_link_state(
+        connection,
+        marshal.dumps(state_globals),
+        blobs,
+        ((h, array("i", units).tobytes()) for h, units in inverted.items()),
+        state_globals["token"],  # type: ignore[arg-type]
+    )
+
+
+def _bases_now(linker: TracedPythonLinker, classes: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Each class's bases that are project classes, resolved (and their reads recorded) now."""
+    saved, linker._frame = linker._frame, set()
+    try:
+        return {cls: tuple(v.key for v in linker._bases(cls) if v.kind == "def") for cls in classes}
+    finally:
+        linker._frame = saved
+
+
+def _bindings_out(linker: TracedPythonLinker) -> tuple[Any, ...]:
+    return (
+        {k: _values_out(v) for k, v in dict.items(linker._bindings)},
+        {k: _values_out(v) for k, v in dict.items(linker._decorated)},
+        sorted(set.__iter__(linker._passed)),
+        sorted(set.__iter__(linker._cls_params)),
+    )
+
+
+def _snapshot_out(key: Key, value: Any) -> Any:
+    """A binding-table snapshot of a key (``TracedPythonLinker._snapshot``) as plain tuples."""
+    if value is None:
+        return None
+    if key[0] == "b":
+        values, passed, cls = value
+        return (None if values is None else _values_out(values), passed, cls)
+    return _values_out(value)
+
+
+def _snapshot_in(key: Key, value: Any) -> Any:
+    if value is None:
+        return None
+    if key[0] == "b":
+        values, passed, cls = value
+        return (None if values is None else tuple(_values_in(values)), passed, cls)
+    return tuple(_values_in(value))
+
+
+def _bindings_in(linker: TracedPythonLinker, data: Sequence[Any]) -> None:
+    bindings, decorated, passed, cls_params = data
+    for k, v in bindings.items():
+        dict.__setitem__(linker._bindings, k, _values_in(v))
+    for k, v in decorated.items():
+        dict.__setitem__(linker._decorated, k, _values_in(v))
+    for k in passed:
+        set.add(linker._passed, k)
+    for k in cls_params:
+        set.add(linker._cls_params, k)
+
+
+def _group_counts(state: LinkState, groups: dict[str, list[int]]) -> dict[str, tuple[int, int, int]]:
+    """Each group's edges (one per slot), distinct unresolved sites and dynamic flags."""
+    edges: Counter[str] = Counter(group_of(e[0]) for e in state.edges)
+    unresolved: Counter[str] = Counter(group_of(u[0]) for u in state.unresolved_sorted)
+    dynamic: Counter[str] = Counter(group_of(d[0]) for d in state.dynamic_sorted)
+    return {g: (edges.get(g, 0), unresolved.get(g, 0), dynamic.get(g, 0)) for g in groups}
+
+
+# ---- relink in a fresh process ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Relinked:
+    """What a relink from the stored state gives: the rows of the groups that may have changed (a
+    group not here is as stored), the graph's stats and files, and the state's patch to write."""
+
+    groups: dict[str, Rows]
+    stats: dict[str, Any]
+    files: tuple[FileEntry, ...]
+    units: int  # units run again
+    patch: Callable[[Any], None]  # writes the state's patch (inside the write transaction)
+
+
+def relink(
+    connection: Any,
+    indexes: Sequence[FileIndex],
+    entries: tuple[FileEntry, ...],
+    options: LinkOptions,
+    manifests: Manifests,
+    old_index: Callable[[str, str], FileIndex | None],
+) -> tuple[Relinked | None, str]:
+    """The changed groups of the graph of ``indexes`` from the stored state, or (None, why not)."""
+    try:
+        return _relink(connection, indexes, entries, options, manifests, old_index), ""
+    except _NotFollowed as why:
+        return None, str(why)
+
+
+def _relink(
+    connection: Any,
+    indexes: Sequence[FileIndex],
+    entries: tuple[FileEntry, ...],
+    options: LinkOptions,
+    manifests: Manifests,
+    old_index: Callable[[str, str], FileIndex | None],
+) -> Relinked:
+    blob = sql.read_link_globals(connection)
+    if blob is None:
+        raise _NotFollowed("no stored state")
+    state = marshal.loads(blob)
+    if state["shape"] != shape(options):
+        raise _NotFollowed("linked with other options or rules")
+    ordered = sorted(indexes, key=lambda i: i.path)
+    if any(i.language != py._LANGUAGE for i in ordered):
+        raise _NotFollowed("files of another language")
+    files: dict[str, str] = state["files"]
+    if {i.path for i in ordered} != set(files):
+        raise _NotFollowed("files came or went")
+    changed = [i.path for i in ordered if i.hash != files[i.path]]
+    if not changed:
+        raise _NotFollowed("no file's index changed")
+    hops = options.max_export_hops or DEFAULT_MAX_EXPORT_HOPS
+    context = LinkContext(manifests, hops, tuple(options.test_paths), tuple(options.sys_path), options.root)
+    scratch = GraphBuilder()
+    others: list[Any] = []
+    python: TracedPythonLinker | None = None
+    roots_of_import = [*manifests.python_roots, *context.sys_path]
+    for make in _linker_factories():
+        if make.__module__ == py.__name__:
+            python = TracedPythonLinker(ordered, _Collector(), roots_of_import, hops)
+            others.append(python)
+        else:
+            other = make(ordered, scratch, context)
+            other.link()
+            others.append(other)
+    if python is None:
+        raise RuntimeError("no Python linker")
+    if scratch.nodes or scratch.edges or scratch.unresolved or scratch.dynamic or scratch.truncations:
+        raise _NotFollowed("another linker gave something")
+    linker = python
+    if set(files) != set(linker.files):
+        raise _NotFollowed("a Python file that is no module")
+    _bindings_in(linker, state["bindings"])
+    linker.classmethod_names = linker._classmethod_names()
+    if sorted(linker.classmethod_names) != state["classmethods"]:
+        raise _NotFollowed("classmethod names changed")
+    units: list[Unit] = [(u[0], u[1]) for u in state["units"]]
+    ids = {unit: position for position, unit in enumerate(units)}
+    classes: list[str] = state["classes"]
+
+    # the changed keys, from the old index (the store keeps it by content) and the new one
+    dirty: set[Key] = set()
+    touched_classes: set[str] = set()
+    moved_inputs: dict[str, set[Unit]] = {}  # the binding-pass units whose input changed
+    for path in changed:
+        old = old_index(path, files[path])
+        if old is None:
+            raise _NotFollowed("the old index is gone")
+        before = linker.new_file(old)
+        after = linker.files[path]
+        if before is None or before.module != after.module:
+            raise _NotFollowed("module names changed")
+        old_inputs = _inputs_with(linker, before)
+        new_inputs = _inputs_with(linker, after)
+        moved_inputs[path] = {unit for unit in new_inputs if new_inputs[unit] != old_inputs.get(unit)}
+        dirty |= changed_keys(surface(before), surface(after))
+        touched_classes.update(info.key for f in (before, after) for info in f.defs.values() if info.is_class)
+    readers = set(sql.read_link_readers(connection, (key_hash(k) for k in dirty)))
+    touched_classes.update(classes[i - len(units)] for i in readers if i >= len(units))
+    # a class whose bases resolve otherwise changes the subclass table of its old and new bases
+    old_bases: dict[str, tuple[str, ...]] = state["bases"]
+    new_bases: dict[str, tuple[str, ...]] = {}
+    saved, linker._frame = linker._frame, set()
+    try:
+        for cls in sorted(touched_classes):
+            info = linker.defs.get(cls)
+            now = (
+                tuple(v.key for v in linker._bases(cls) if v.kind == "def")
+                if info is not None and info.is_class
+                else ()
+            )
+            if now != old_bases.get(cls, ()):
+                grown = {("sub", base) for base in (*old_bases.get(cls, ()), *now)}
+                readers |= set(sql.read_link_readers(connection, (key_hash(k) for k in grown)))
+            new_bases[cls] = now
+    finally:
+        linker._frame = saved
+    changed_set = set(changed)
+    passes = sorted(
+        {i for i in readers if i < len(units) and units[i][0] in _PHASES}
+        | {ids[unit] for found in moved_inputs.values() for unit in found}
+    )
+    rerun = sorted(
+        {i for i in readers if i < len(units) and units[i][0] not in _PHASES}
+        | {ids[(phase, path)] for path in changed for phase in ("L", "E")}
+    )
+    rerun_all = sorted({*passes, *rerun})
+    if passes:  # as the full link's order had them: each must bind as it did (else: in full)
+        linker.history = {k: [(at, _snapshot_in(k, v)) for at, v in h] for k, h in state["history"].items()}
+        linker.effects = {
+            u: {k: _snapshot_in(k, v) for k, v in e.items()} for u, e in state["effects"].items()
+        }
+
+    # run the units again; their old outputs go, their new ones come
+    shared = linker.builder
+    fresh: dict[int, _Stored] = {}
+    reads: dict[int, set[Key]] = {}
+    try:
+        for count, uid in enumerate(passes, start=1):
+            try:
+                replay(linker, units[uid], uid, count)  # (a pass unit's id is its position)
+            except _GiveUp as why:
+                raise _NotFollowed(str(why)) from why
+            fresh[uid] = _load_output(_output_blob(linker.outputs[units[uid]]))
+            reads[uid] = linker.unit_deps[units[uid]]
+        for uid in rerun:
+            phase, path = units[uid]
+            pyfile = linker.files[path]
+            if phase == "L":
+                linker._run_unit(units[uid], lambda f=pyfile: linker._link_file(f))  # type: ignore[misc]
+            else:
+                linker._run_unit(units[uid], lambda f=pyfile: linker._decorator_edges_of(f))  # type: ignore[misc]
+            fresh[uid] = _load_output(_output_blob(linker.outputs[units[uid]]))
+            reads[uid] = linker.unit_deps[units[uid]]
+    finally:
+        linker.builder = shared
+    old_outputs = {uid: _load_output(b) for uid, b in sql.read_link_units(connection, rerun_all).items()}
+    if len(old_outputs) != len(rerun_all):
+        raise _NotFollowed("a unit's stored output is missing")
+    groups: dict[str, list[int]] = {g: list(u) for g, u in state["groups"].items()}
+    externals: Counter[str] = Counter(state["externals"])
+    affected: set[str] = set(changed_set)
+    for uid in rerun_all:
+        was, new = old_outputs[uid], fresh[uid]
+        for group in was.groups.keys() - new.groups.keys():
+            groups[group].remove(uid)
+            if not groups[group]:
+                del groups[group]
+        for group in new.groups.keys() - was.groups.keys():
+            at = groups.setdefault(group, [])
+            at.append(uid)
+            at.sort()
+        affected |= was.groups.keys() | new.groups.keys()
+        externals.subtract(was.externals)
+        externals.update(new.externals)
+    alive_before = {k for k, n in state["externals"].items() if n > 0}
+    externals = Counter({k: n for k, n in externals.items() if n > 0})
+    if set(externals) != alive_before:
+        affected.add("")
+
+    # the roots: each file's from the state (the changed files' found again), the entry points'
+    active = merge_rules(options.rules)
+    stored_roots: dict[str, tuple[Any, Any]] = state["file_roots"]
+    by_path = {i.path: i for i in ordered}
+    for path in changed:
+        index = by_path[path]
+        stored_roots[path] = (
+            _roots_out(file_roots(active, index, manifests.dependencies, options.test_paths, None)),
+            _roots_out(fallback_roots(index, options.test_paths)),
+        )
+    found = entry_roots(
+        active, manifests, lambda entry: resolve_entry(entry, others, by_path, manifests), by_path
+    )
+    for path in sorted(by_path):
+        found |= _roots_in(stored_roots[path][0])
+    root_set = with_fallback(found, [_roots_in(stored_roots[p][1]) for p in sorted(by_path)])
+    moved = set(root_set.roots) ^ _roots_in(state["roots"])
+    affected |= {_root_group(r.key) for r in moved}
+
+    # the affected groups' rows, merged from the outputs in the full link's order
+    loaded: dict[int, _Stored] = dict(fresh)
+    wanted = sorted({uid for g in affected for uid in groups.get(g, ()) if uid not in loaded})
+    loaded.update((uid, _load_output(b)) for uid, b in sql.read_link_units(connection, wanted).items())
+    counts: dict[str, tuple[int, int, int]] = {g: (c[0], c[1], c[2]) for g, c in state["counts"].items()}
+    extra = {e.path for e in entries if e.status in ("failed", "missing")}
+
+    def is_node(key: str) -> bool:
+        return key in linker.defs or key in linker.files or key in externals or key in extra
+
+    roots_by_group: dict[str, list[Root]] = {}
+    for root in root_set.roots:
+        roots_by_group.setdefault(_root_group(root.key), []).append(root)
+    rows: dict[str, Rows] = {}
+    for group in sorted(affected):
+        edges: list[Edge] = []
+        unresolved: set[Unresolved] = set()
+        dynamic: set[Dynamic] = set()
+        for uid in groups.get(group, ()):
+            part = loaded[uid].groups.get(group)
+            if part is None:
+                continue
+            edges.extend(_edge_in(t) for t in part[0])
+            unresolved.update(_unresolved_in(t) for t in part[1])
+            dynamic.update(_dynamic_in(t) for t in part[2])
+        kept = strongest(edges)
+        counts[group] = (len(kept), len(unresolved), len(dynamic))
+        if group in linker.files:
+            nodes = _file_nodes(linker, group)
+        elif group == "":
+            nodes = [_python_external(k) for k in sorted(externals)]
+        elif group in extra:
+            nodes = [n for n in _extra_nodes(entries) if n.path == group]
+        else:
+            nodes = []
+        node_keys = {n.key for n in nodes}
+        rows[group] = (
+            nodes,
+            [e for e in kept if e[0] in node_keys and is_node(e[1])],
+            sorted(u for u in unresolved if u[0] in node_keys),
+            sorted(d for d in dynamic if d[0] in node_keys),
+            [r for r in roots_by_group.get(group, ()) if r.key in node_keys],
+        )
+        if not any(counts[group]) and group not in groups:
+            del counts[group]
+    total_edges = sum(c[0] for c in counts.values())
+    if total_edges > (options.max_edges or DEFAULT_MAX_EDGES):
+        raise _NotFollowed("truncated")
+    node_count = len({*linker.defs, *linker.files, *externals, *(n.key for n in _extra_nodes(entries))})
+    stats = {
+        "version": VERSION,
+        "files": len(entries),
+        "nodes": node_count,
+        "edges": total_edges,
+        "unresolved": sum(c[1] for c in counts.values()),
+        "roots": len(root_set.roots),
+        "root_fallback": root_set.fallback,
+        "incomplete_files": sum(1 for e in entries if e.status in _INCOMPLETE),
+        "manifest_problems": list(manifests.problems),
+    }
+
+    def patch(write: Any) -> None:
+        state["token"] = uuid.uuid4().hex
+        state["files"] = {path: by_path[path].hash for path in files}
+        state["groups"] = groups
+        state["counts"] = counts
+        state["externals"] = dict(externals)
+        state["file_roots"] = stored_roots
+        state["bases"] = {**old_bases, **new_bases}
+        state["roots"] = _roots_out(root_set.roots)
+        added: dict[int, list[int]] = {}
+        for uid, keys in reads.items():
+            for key in keys:
+                added.setdefault(key_hash(key), []).append(uid)
+        sql.patch_link_state(
+            write,
+            marshal.dumps(state),
+            [(f"u{uid}", _output_blob(linker.outputs[units[uid]])) for uid in rerun_all],
+            added,
+            state["token"],
+        )
+
+    return Relinked(rows, stats, entries, len(rerun_all), patch)
+
+
+def _inputs_with(linker: TracedPythonLinker, pyfile: py._File) -> dict[Unit, Any]:
+    """``inputs_of`` a file that the linker holds for the time of the call (the tables of a file's
+    calls and definition ends are made from the linker's file of the path)."""
+    path = pyfile.path
+    kept = linker.files[path]
+    linker.files[path] = pyfile
+    linker._call_tables.pop(path, None)
+    linker._end_tables.pop(path, None)
+    try:
+        return inputs_of(linker, pyfile)
+    finally:
+        linker.files[path] = kept
+        linker._call_tables.pop(path, None)
+        linker._end_tables.pop(path, None)
+
+
+def _root_group(key: str) -> str:
+    """The group of a root's rows: its node's file (a first-party key's path)."""
+    return key.partition("//")[0]
+
+
+def _file_nodes(linker: TracedPythonLinker, path: str) -> list[Node]:
+    pyfile = linker.files[path]
+    return sorted([module_node(path, py._LANGUAGE, 0), *(node_for(info) for info in pyfile.defs.values())])
+
+
+def _extra_nodes(entries: Iterable[FileEntry]) -> list[Node]:
+    return [module_node(e.path, e.language) for e in entries if e.status in ("failed", "missing")]
+
+
+__all__ = ["STATE_VERSION", "Relinked", "key_hash", "relink", "savable", "save", "shape"]
