@@ -19,8 +19,10 @@ outside this repository, indexes it once (``Project.refresh``), then measures:
   events tell it, so it takes the last sync's file list, units and control files instead of
   walking the tree;
 - **no-op sync in process**: nothing changed since the last sync;
-- **CLI sync** (``--skip-cli`` leaves it out): ``projectgraph sync`` as a whole process after the same
-  edit, interpreter start and imports included;
+- **CLI sync** (``--skip-cli`` leaves it out): ``projectgraph sync --json`` as a whole process after
+  each of the same edits, interpreter start and imports included (wall and CPU seconds, how it
+  linked: ``stored`` is the incremental link from the state in the store), and a no-op one after
+  each; ``--skip-process`` leaves the syncs in process out;
 - **watcher latency** (``--skip-watch`` leaves it out): ``projectgraph watch`` running; append a
   function, then poll the store (a reader's connection) until the new node is there.
 
@@ -34,6 +36,7 @@ import contextlib
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import sqlite3
@@ -156,16 +159,56 @@ def bench_in_process(
     return report
 
 
-def bench_cli(root: Path, editor: Editor, runs: int) -> dict[str, Any]:
-    times: list[float] = []
-    for _ in range(runs):
-        key = editor.edit()
-        started = time.perf_counter()
-        done = subprocess.run([str(CLI), "sync", str(root)], capture_output=True, text=True, check=False)
-        times.append(time.perf_counter() - started)
-        assert done.returncode in (0, 4), done.stderr
-        assert has_key(root / ".projectgraph" / "graph.db", key)
-    return {"cli_sync": median(times), "cli_sync_runs": [round(t, 4) for t in times]}
+def _cli_sync(root: Path) -> tuple[float, float, dict[str, Any]]:
+    """One ``projectgraph sync --json`` process: wall seconds, CPU seconds, its summary."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(
+        [str(CLI), "sync", str(root), "--json"], capture_output=True, text=True, check=False
+    )
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert done.returncode in (0, 4), done.stderr
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, json.loads(done.stdout)
+
+
+def bench_cli(root: Path, editor: Editor, runs: int, edits: list[str]) -> dict[str, Any]:
+    """``projectgraph sync`` as a whole process after each edit (interpreter start and imports
+    included): the first one links in full if the stored state is not the graph's (a sync in
+    process above wrote the graph from memory), the next ones from the state in the store."""
+    database = root / ".projectgraph" / "graph.db"
+    report: dict[str, Any] = {}
+    key = editor.edit()
+    wall, cpu, summary = _cli_sync(root)
+    assert has_key(database, key)
+    report["cli_prime"] = {"wall": round(wall, 3), "cpu": round(cpu, 3), "link": summary["link"]}
+    noop: list[tuple[float, float]] = []
+    for kind in ("append", *[e for e in edits if e != "append"]):
+        times: list[tuple[float, float]] = []
+        links: list[str] = []
+        units: list[int] = []
+        for _ in range(runs):
+            key = editor.edit(kind)
+            wall, cpu, summary = _cli_sync(root)
+            assert has_key(database, key), f"{key} missing after sync"
+            times.append((wall, cpu))
+            links.append(summary["link"])
+            units.append(summary["relinked_units"])
+            wall, cpu, again = _cli_sync(root)
+            assert not again["relinked"]
+            noop.append((wall, cpu))
+        report[f"cli_sync_{kind}"] = {
+            "wall": median([t[0] for t in times]),
+            "cpu": median([t[1] for t in times]),
+            "runs": [round(t[0], 3) for t in times],
+            "link": links,
+            "units": units,
+        }
+        print(f"CLI {kind}: {report[f'cli_sync_{kind}']}", file=sys.stderr)
+    report["cli_sync"] = report["cli_sync_append"]["wall"]
+    report["cli_noop"] = {"wall": median([t[0] for t in noop]), "cpu": median([t[1] for t in noop])}
+    return report
 
 
 def bench_watch(root: Path, editor: Editor, runs: int, timeout: float = 300.0) -> dict[str, Any]:
@@ -214,6 +257,7 @@ def main() -> None:
         help="In process, tell each sync the edited file (as the watcher does).",
     )
     parser.add_argument("--skip-watch", action="store_true")
+    parser.add_argument("--skip-process", action="store_true", help="Leave out the syncs in process.")
     parser.add_argument("--skip-cli", action="store_true")
     parser.add_argument("--json", dest="json_out")
     args = parser.parse_args()
@@ -243,11 +287,12 @@ def main() -> None:
         print(f"indexed {report['files']} files in {report['first_index']} s", file=sys.stderr)
         editor = Editor(root, args.file, args.rename)
         edits = [kind.strip() for kind in args.edits.split(",") if kind.strip()]
-        report |= bench_in_process(root, editor, args.runs, edits, args.told)
-        print(f"no-op sync in process: {report['noop_sync']} s", file=sys.stderr)
+        if not args.skip_process:
+            report |= bench_in_process(root, editor, args.runs, edits, args.told)
+            print(f"no-op sync in process: {report['noop_sync']} s", file=sys.stderr)
         if not args.skip_cli:
-            report |= bench_cli(root, editor, max(3, args.runs // 2))
-            print(f"CLI sync: {report['cli_sync']} s", file=sys.stderr)
+            report |= bench_cli(root, editor, args.runs, edits)
+            print(f"CLI sync: {report['cli_sync']} s, no-op {report['cli_noop']}", file=sys.stderr)
         if not args.skip_watch:
             report |= bench_watch(root, editor, args.runs)
             print(f"watcher latency: {report['watch_latency']} s", file=sys.stderr)

@@ -17,6 +17,8 @@ from projectgraph.link.units import with_units
 
 @dataclass(frozen=True)
 class ProjectRun:
+    """An index run and the graph linked from it (``build_graph``, ``Project.refresh``)."""
+
     index: IndexResult
     graph: Graph
 

@@ -20,8 +20,9 @@ from pathlib import Path
 from projectgraph.config import load_config
 from projectgraph.discover import discover
 from projectgraph.graph import Graph
-from projectgraph.indexer import IndexOptions, IndexResult, Progress
+from projectgraph.indexer import IndexOptions, Progress
 from projectgraph.languages import all_languages
+from projectgraph.pipeline import ProjectRun
 from projectgraph.query import QueryEngine, semantic
 from projectgraph.store import sqlite as sql
 from projectgraph.store.lock import WriterBusyError, WriterLock
@@ -48,12 +49,6 @@ class FileChanges:
     @property
     def pending(self) -> int:
         return len(self.added) + len(self.removed) + len(self.changed) + len(self.controls)
-
-
-@dataclass(frozen=True)
-class Refresh:
-    index: IndexResult
-    graph: Graph
 
 
 class Project:
@@ -109,7 +104,7 @@ class Project:
     # ---- writing --------------------------------------------------------------------------
     def refresh(
         self, options: IndexOptions | None = None, progress: Progress | None = None, *, rebuild: bool = False
-    ) -> Refresh:
+    ) -> ProjectRun:
         """Index (every file read) and link the project, and store the graph (one writer at a time).
 
         A damaged store (``sql.damage``, checked first) is rebuilt from the sources, as ``rebuild``
@@ -125,7 +120,7 @@ class Project:
                 done = reconcile(self.root, self.store, options, progress, full=True, always_link=True)
             self._keep_vectors()
         assert done.graph is not None
-        return Refresh(done.index, done.graph)
+        return ProjectRun(done.index, done.graph)
 
     def index(
         self, options: IndexOptions | None = None, progress: Progress | None = None, *, rebuild: bool = False
@@ -136,10 +131,15 @@ class Project:
         with WriterLock(self.folder):
             self._checked_store(rebuild, check=True)
             try:
-                return reconcile(self.root, self.store, options, progress, full=True, partial=True)
+                done = reconcile(self.root, self.store, options, progress, full=True, partial=True)
             except sqlite3.DatabaseError as error:
+                if not sql.is_damage(error):
+                    raise
                 self._rebuilt_store(f"the index is damaged ({error})")
-                return reconcile(self.root, self.store, options, progress, full=True, partial=True)
+                done = reconcile(self.root, self.store, options, progress, full=True, partial=True)
+            if done.relinked:  # something was written
+                self._keep_vectors()
+            return done
 
     def stored_stats(self) -> dict[str, object]:
         """The stats of the stored graph (its last run's)."""
@@ -177,7 +177,7 @@ class Project:
                     raise
                 self._rebuilt_store(f"the index is damaged ({error})")
                 done = reconcile(self.root, self.store, options, progress, full=True)
-            if done.graph is not None:  # something was written
+            if done.relinked:  # something was written (graph is None after a stored link)
                 self._keep_vectors()
             return done
 

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, Protocol
 from projectgraph import keys
 from projectgraph.fileindex import Definition
 from projectgraph.gcpause import paused_gc
-from projectgraph.graph import Dynamic, Edge, Node, Site, Truncation, Unresolved, strongest
+from projectgraph.graph import RANK, Dynamic, Edge, Node, Site, Truncation, Unresolved, strongest
 from projectgraph.manifests import Manifests
 
 
@@ -113,7 +113,7 @@ class GraphBuilder:
                 Truncation("max_edges", f"{len(edges)} edges found, {max_edges} kept (max_edges)")
             )
             # keep the strongest edges first, then the rest in order, deterministically
-            edges = sorted(sorted(edges, key=lambda e: -_rank(e))[:max_edges])
+            edges = sorted(sorted(edges, key=lambda e: -RANK[e.confidence])[:max_edges])
         return (
             sorted(self.nodes.values()),
             edges,
@@ -123,10 +123,6 @@ class GraphBuilder:
 
 
 _new_tuple = tuple.__new__
-
-
-def _rank(edge: Edge) -> int:
-    return {"high": 3, "medium": 2, "low": 1}[edge.confidence]
 
 
 def c3_linearize(cls: str, bases_of: Callable[[str], list[str]], limit: int = 64) -> list[str]:

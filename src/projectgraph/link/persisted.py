@@ -68,7 +68,7 @@ from projectgraph.link.incremental import (
     surface,
 )
 from projectgraph.manifests import Manifests
-from projectgraph.roots import entry_roots, fallback_roots, file_roots, merge_rules, with_fallback
+from projectgraph.roots import _STRONG, entry_roots, file_roots, merge_rules
 from projectgraph.store import sqlite as sql
 
 STATE_VERSION = 1
@@ -191,6 +191,9 @@ def savable(state: LinkState) -> bool:
         or others.dynamic
         or others.truncations
         or any(i.language != py._LANGUAGE for i in state.indexes.values())
+        or state.last_root_set is None
+        or state.last_root_set.fallback
+        or any(_root_group(r.key) != path for path, kept in state.file_roots.items() for r in kept[1])
     )
 
 
@@ -227,14 +230,18 @@ def save(connection: Any, state: LinkState, entries: Sequence[FileEntry]) -> Non
                 h = hashes[key] = key_hash(key)
             inverted.setdefault(h, []).append(position)
     counts = _group_counts(state, groups)
-    roots = {
-        path: (_roots_out(kept[1]), _roots_out(kept[2])) for path, kept in sorted(state.file_roots.items())
-    }
+    for path, kept in sorted(state.file_roots.items()):
+        if kept[1]:
+            blobs.append((f"r{path}", marshal.dumps(_roots_out(kept[1]))))
+    history = {k: [(at, _snapshot_out(k, v)) for at, v in h] for k, h in linker.history.items()}
+    effects = {u: {k: _snapshot_out(k, v) for k, v in e.items()} for u, e in linker.effects.items()}
+    blobs += [("history", marshal.dumps(history)), ("effects", marshal.dumps(effects))]
     state_globals = {
         "token": uuid.uuid4().hex,
         "shape": shape(state.options),
         "units": [list(u) for u in order],
-        "files": {e.path: e.hash for e in entries if e.path in linker.files},
+        "files": {path: index.hash for path, index in state.indexes.items()},
+        "incomplete": sorted(e.path for e in entries if e.status in ("failed", "missing")),
         "bindings": _bindings_out(linker),
         "classmethods": sorted(linker.classmethod_names),
         "classes": classes,
@@ -242,10 +249,9 @@ def save(connection: Any, state: LinkState, entries: Sequence[FileEntry]) -> Non
         "groups": groups,
         "counts": counts,
         "externals": dict(externals),
-        "file_roots": roots,
-        "roots": _roots_out(state.last_roots),
-        "history": {k: [(at, _snapshot_out(k, v)) for at, v in h] for k, h in linker.history.items()},
-        "effects": {u: {k: _snapshot_out(k, v) for k, v in e.items()} for u, e in linker.effects.items()},
+        "entry_roots": _roots_out(state.last_entry_roots),
+        "root_count": len(state.last_roots),
+        "strong_roots": sum(1 for r in state.last_roots if r.kind in _STRONG),
     }
     sql.write_link_state(
         connection,
@@ -364,6 +370,9 @@ def _relink(
     changed = [i.path for i in ordered if i.hash != files[i.path]]
     if not changed:
         raise _NotFollowed("no file's index changed")
+    extra = {e.path for e in entries if e.status in ("failed", "missing")}
+    if sorted(extra) != state["incomplete"]:
+        raise _NotFollowed("files with no index came or went")
     hops = options.max_export_hops or DEFAULT_MAX_EXPORT_HOPS
     context = LinkContext(manifests, hops, tuple(options.test_paths), tuple(options.sys_path), options.root)
     scratch = GraphBuilder()
@@ -383,8 +392,8 @@ def _relink(
     if scratch.nodes or scratch.edges or scratch.unresolved or scratch.dynamic or scratch.truncations:
         raise _NotFollowed("another linker gave something")
     linker = python
-    if set(files) != set(linker.files):
-        raise _NotFollowed("a Python file that is no module")
+    if any(path not in linker.files for path in changed):
+        raise _NotFollowed("a changed Python file that is no module")
     _bindings_in(linker, state["bindings"])
     linker.classmethod_names = linker._classmethod_names()
     if sorted(linker.classmethod_names) != state["classmethods"]:
@@ -430,6 +439,20 @@ def _relink(
             new_bases[cls] = now
     finally:
         linker._frame = saved
+    # the subclass table from the stored bases (as ``PythonLinker._subclasses`` makes it from all
+    # of them resolved), so no unit resolves every class's bases again
+    bases_now = {**old_bases, **new_bases}
+    table: dict[str, list[str]] = {}
+    for cls in sorted(k for k, info in linker.defs.items() if info.is_class):
+        for base in bases_now.get(cls, ()):
+            table.setdefault(base, []).append(cls)
+    linker.__dict__["_subclasses"] = table
+    class_ids = {cls: position for position, cls in enumerate(classes, start=len(units))}
+    for cls in sorted(new_bases):
+        if cls not in class_ids:  # a new class: its bases' reads get an id of their own
+            class_ids[cls] = len(units) + len(classes)
+            classes.append(cls)
+    bases_reads = {class_ids[cls]: linker._deps.get(("bases", cls), set()) for cls in new_bases}
     changed_set = set(changed)
     passes = sorted(
         {i for i in readers if i < len(units) and units[i][0] in _PHASES}
@@ -441,10 +464,9 @@ def _relink(
     )
     rerun_all = sorted({*passes, *rerun})
     if passes:  # as the full link's order had them: each must bind as it did (else: in full)
-        linker.history = {k: [(at, _snapshot_in(k, v)) for at, v in h] for k, h in state["history"].items()}
-        linker.effects = {
-            u: {k: _snapshot_in(k, v) for k, v in e.items()} for u, e in state["effects"].items()
-        }
+        history, effects = (marshal.loads(b) for b in sql.read_link_blobs(connection, ("history", "effects")))
+        linker.history = {k: [(at, _snapshot_in(k, v)) for at, v in h] for k, h in history.items()}
+        linker.effects = {u: {k: _snapshot_in(k, v) for k, v in e.items()} for u, e in effects.items()}
 
     # run the units again; their old outputs go, their new ones come
     shared = linker.builder
@@ -493,38 +515,52 @@ def _relink(
     if set(externals) != alive_before:
         affected.add("")
 
-    # the roots: each file's from the state (the changed files' found again), the entry points'
+    # the roots: a group's are the entry points' in it and its file's own (each file's rules
+    # give roots of its own definitions: ``savable``); the changed files' are found again
     active = merge_rules(options.rules)
-    stored_roots: dict[str, tuple[Any, Any]] = state["file_roots"]
     by_path = {i.path: i for i in ordered}
-    for path in changed:
-        index = by_path[path]
-        stored_roots[path] = (
-            _roots_out(file_roots(active, index, manifests.dependencies, options.test_paths, None)),
-            _roots_out(fallback_roots(index, options.test_paths)),
-        )
-    found = entry_roots(
+    entry_before = _roots_in(state["entry_roots"])
+    entry_now = entry_roots(
         active, manifests, lambda entry: resolve_entry(entry, others, by_path, manifests), by_path
     )
-    for path in sorted(by_path):
-        found |= _roots_in(stored_roots[path][0])
-    root_set = with_fallback(found, [_roots_in(stored_roots[p][1]) for p in sorted(by_path)])
-    moved = set(root_set.roots) ^ _roots_in(state["roots"])
-    affected |= {_root_group(r.key) for r in moved}
+    own_now: dict[str, set[Root]] = {}
+    for path in changed:
+        own_now[path] = file_roots(active, by_path[path], manifests.dependencies, options.test_paths, None)
+        if any(_root_group(r.key) != path for r in own_now[path]):
+            raise _NotFollowed("a file gives roots of another file")
+    root_groups = set(changed) | {_root_group(r.key) for r in entry_before ^ entry_now}
+    own_before = {p: _roots_in(rows) for p, rows in sql.read_link_roots(connection, root_groups).items()}
+    root_count: int = state["root_count"]
+    strong: int = state["strong_roots"]
+
+    def group_roots(group: str, entry: set[Root], own: dict[str, set[Root]]) -> set[Root]:
+        return {r for r in entry if _root_group(r.key) == group} | own.get(group, set())
+
+    for group in root_groups:
+        roots_was = group_roots(group, entry_before, own_before)
+        roots_now = group_roots(group, entry_now, {**own_before, **own_now})
+        if roots_was != roots_now:
+            affected.add(group)
+            root_count += len(roots_now) - len(roots_was)
+            strong += sum(1 for r in roots_now if r.kind in _STRONG)
+            strong -= sum(1 for r in roots_was if r.kind in _STRONG)
+    if strong <= 0:
+        raise _NotFollowed("no strong root: the fallback roots count")
 
     # the affected groups' rows, merged from the outputs in the full link's order
     loaded: dict[int, _Stored] = dict(fresh)
     wanted = sorted({uid for g in affected for uid in groups.get(g, ()) if uid not in loaded})
     loaded.update((uid, _load_output(b)) for uid, b in sql.read_link_units(connection, wanted).items())
     counts: dict[str, tuple[int, int, int]] = {g: (c[0], c[1], c[2]) for g, c in state["counts"].items()}
-    extra = {e.path for e in entries if e.status in ("failed", "missing")}
 
     def is_node(key: str) -> bool:
         return key in linker.defs or key in linker.files or key in externals or key in extra
 
-    roots_by_group: dict[str, list[Root]] = {}
-    for root in root_set.roots:
-        roots_by_group.setdefault(_root_group(root.key), []).append(root)
+    own = {
+        **{p: _roots_in(rows) for p, rows in sql.read_link_roots(connection, affected - root_groups).items()},
+        **own_before,
+        **own_now,
+    }
     rows: dict[str, Rows] = {}
     for group in sorted(affected):
         edges: list[Edge] = []
@@ -553,7 +589,7 @@ def _relink(
             [e for e in kept if e[0] in node_keys and is_node(e[1])],
             sorted(u for u in unresolved if u[0] in node_keys),
             sorted(d for d in dynamic if d[0] in node_keys),
-            [r for r in roots_by_group.get(group, ()) if r.key in node_keys],
+            sorted(r for r in group_roots(group, entry_now, own) if r.key in node_keys),
         )
         if not any(counts[group]) and group not in groups:
             del counts[group]
@@ -567,8 +603,8 @@ def _relink(
         "nodes": node_count,
         "edges": total_edges,
         "unresolved": sum(c[1] for c in counts.values()),
-        "roots": len(root_set.roots),
-        "root_fallback": root_set.fallback,
+        "roots": root_count,
+        "root_fallback": False,
         "incomplete_files": sum(1 for e in entries if e.status in _INCOMPLETE),
         "manifest_problems": list(manifests.problems),
     }
@@ -579,17 +615,20 @@ def _relink(
         state["groups"] = groups
         state["counts"] = counts
         state["externals"] = dict(externals)
-        state["file_roots"] = stored_roots
-        state["bases"] = {**old_bases, **new_bases}
-        state["roots"] = _roots_out(root_set.roots)
+        state["bases"] = bases_now
+        state["classes"] = classes
+        state["entry_roots"] = _roots_out(entry_now)
+        state["root_count"] = root_count
+        state["strong_roots"] = strong
         added: dict[int, list[int]] = {}
-        for uid, keys in reads.items():
+        for uid, keys in (*reads.items(), *bases_reads.items()):
             for key in keys:
                 added.setdefault(key_hash(key), []).append(uid)
         sql.patch_link_state(
             write,
             marshal.dumps(state),
-            [(f"u{uid}", _output_blob(linker.outputs[units[uid]])) for uid in rerun_all],
+            [(f"u{uid}", _output_blob(linker.outputs[units[uid]])) for uid in rerun_all]
+            + [(f"r{path}", marshal.dumps(_roots_out(own_now[path]))) for path in changed],
             added,
             state["token"],
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import marshal
 import os
 import re
 import sqlite3
@@ -1048,6 +1049,8 @@ def write_groups(
     connection.execute("BEGIN IMMEDIATE")
     try:
         stored = dict(connection.execute("SELECT grp, digest FROM graph_groups").fetchall())
+        if not stored or connection.execute("SELECT 1 FROM nodes LIMIT 1").fetchone() is None:
+            raise GroupsDoNotFit("no stored groups (a graph of an older schema): write it whole")
         part = {path: digest for path, digest in stored.items() if path in groups}
         try:
             written["graph"] = _rewrite_changed(connection, groups, digests, part, some=True)
@@ -1149,6 +1152,31 @@ def _readers_of(connection: sqlite3.Connection, keys: Iterable[int]) -> dict[int
 def read_link_readers(connection: sqlite3.Connection, keys: Iterable[int]) -> set[int]:
     """The ids of the units that read any of ``keys`` (hashes)."""
     return {unit for units in _readers_of(connection, keys).values() for unit in units}
+
+
+def read_link_blobs(connection: sqlite3.Connection, names: Sequence[str]) -> list[bytes]:
+    """Named blobs of the stored state, in the order asked (a missing one is an error)."""
+    found = {
+        name: bytes(blob)
+        for name, blob in connection.execute(
+            f"SELECT name, data FROM link_blobs WHERE name IN ({','.join('?' * len(names))})", tuple(names)
+        )
+    }
+    return [found[name] for name in names]
+
+
+def read_link_roots(connection: sqlite3.Connection, paths: Iterable[str]) -> dict[str, Any]:
+    """The roots each of some files gives (as stored: rows of plain tuples), by path."""
+    wanted = sorted(set(paths))
+    found: dict[str, Any] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = [f"r{p}" for p in wanted[start : start + 500]]
+        marks = ",".join("?" * len(chunk))
+        for name, blob in connection.execute(
+            f"SELECT name, data FROM link_blobs WHERE name IN ({marks})", chunk
+        ):
+            found[name[1:]] = marshal.loads(blob)
+    return found
 
 
 def read_link_units(connection: sqlite3.Connection, units: Iterable[int]) -> dict[int, bytes]:

@@ -110,6 +110,7 @@ class SyncResult:
     link: str = ""
     relinked_units: int = 0  # units of the Python link an incremental link ran again
     discovered: bool = True  # False: the changed paths the caller named let it skip discovery
+    fallback: str = ""  # why the state in the store could not be followed (a link in full)
 
     @property
     def files_changed(self) -> int:
@@ -128,6 +129,7 @@ class SyncResult:
             "relinked": self.relinked,
             "link": self.link,
             "relinked_units": self.relinked_units,
+            "fallback": self.fallback,
             "written": self.written,
             "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
             "error": self.index.error,
@@ -325,7 +327,7 @@ def reconcile(
     written: dict[str, int] = {}
     graph: Graph | None = None
     stats: dict[str, Any] = {}
-    how, units = "", 0
+    how, units, fallback = "", 0, ""
     if current and not always_link:
         mark = time.perf_counter()
         written = sql.write_stamps(connection, stamps, _control_rows(controls), stamp_time)
@@ -381,7 +383,7 @@ def reconcile(
             )
         graph = linked.graph
         stats = graph.stats if graph is not None else linked.stored.stats if linked.stored else {}
-        how, units = linked.how, linked.units
+        how, units, fallback = linked.how, linked.units, linked.why
         seconds["write"] = time.perf_counter() - mark
         relink.keep(store, linked.kept)
     if options.deps is not None and (
@@ -419,6 +421,7 @@ def reconcile(
         link=how,
         relinked_units=units,
         discovered=seen is None,
+        fallback=fallback,
     )
 
 
