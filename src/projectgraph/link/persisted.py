@@ -71,7 +71,7 @@ from projectgraph.manifests import Manifests
 from projectgraph.roots import _STRONG, entry_roots, file_roots, merge_rules
 from projectgraph.store import sqlite as sql
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 """The form of the stored state; a state of another version (or link rules) is not read."""
 
 Key = tuple[Any, ...]
@@ -345,6 +345,8 @@ def relink(
         return _relink(connection, indexes, entries, options, manifests, old_index), ""
     except _NotFollowed as why:
         return None, str(why)
+    except (KeyError, ValueError, EOFError) as error:  # a state this version cannot read
+        return None, f"the stored state cannot be read: {type(error).__name__}: {error}"
 
 
 def _relink(
