@@ -545,7 +545,9 @@ class GoLinker:
         caller = self._caller(gofile, call.scope)
         site = Site(gofile.path, call.line, call.column)
         if call.new:
-            self._made(gofile, call.scope, call.callee, site, "calls")
+            # a composite literal runs no code: the value it makes is a fact for the flow, and the
+            # type an instantiation reference, never a call edge
+            self._made(gofile, call.scope, call.callee, site, "references", made=True)
             return
         if call.callee.endswith("()") and not call.name:  # `f()()`: a call of what a call returned
             self._call_result_call(gofile, caller, site, call)
@@ -587,13 +589,13 @@ class GoLinker:
         if value.kind == "funcs":
             for info in value.funcs:
                 if info.definition.kind in ("struct", "interface", "type", "alias"):
-                    self._made_type(caller, self._type_of_def(info), site, "calls")
+                    self._made_type(caller, self._type_of_def(info), site, "references", made=True)
                 else:
                     self.builder.edge(caller, info.key, "calls", kind, site)
         elif value.kind == "ext_func":
             self.builder.edge(caller, self.builder.external(value.key, LANGUAGE), "calls", kind, site)
         elif value.kind == "type" and value.type is not None:
-            self._made_type(caller, value.type, site, "calls")  # a conversion
+            self._made_type(caller, value.type, site, "references", made=True)  # a conversion runs no code
         elif value.kind == "closure":
             return  # a function literal of the caller: its calls are the caller's already
         elif value.kind == "param":
@@ -772,19 +774,22 @@ class GoLinker:
         else:
             self.builder.edge(caller, self.builder.external(target, LANGUAGE), "calls", kind, site)
 
-    def _made(self, gofile: _File, scope: str, written: str, site: Site, relation: str) -> None:
-        """A value of the type ``written`` is made at ``site``: an edge to the type."""
+    def _made(
+        self, gofile: _File, scope: str, written: str, site: Site, relation: str, made: bool = False
+    ) -> None:
+        """A value of the type ``written`` is made (``made``: a literal or a conversion) or declared
+        at ``site``: an edge to the type."""
         typ = self._type(gofile, written)
         if typ is None:
             return
-        self._made_type(self._caller(gofile, scope), typ, site, relation)
+        self._made_type(self._caller(gofile, scope), typ, site, relation, made)
 
-    def _made_type(self, caller: str, typ: _Type, site: Site, relation: str) -> None:
+    def _made_type(self, caller: str, typ: _Type, site: Site, relation: str, made: bool = False) -> None:
         kind = "direct" if relation == "calls" else "reference"
         if typ.kind == "fp":
             for info in self._type_defs(typ):
                 self.builder.edge(caller, info.key, relation, kind, site)
-        elif typ.kind == "ext" and relation == "calls":
+        elif typ.kind == "ext" and (relation == "calls" or made):
             self.builder.edge(caller, self.builder.external(typ.ext_key, LANGUAGE), relation, kind, site)
 
     def _reference(self, gofile: _File, scope: str, text: str, line: int, site: Site) -> None:
