@@ -301,6 +301,10 @@ def test_the_page_refreshes_itself_after_an_edit_and_a_real_sync(page: Page, tmp
             orders.read_text(encoding="utf-8") + "\n\ndef reorder(path):\n    return load_catalog(path)\n",
             encoding="utf-8",
         )
+        # an edit older than the sync's racy window: a stamp taken within it is not trusted (the page
+        # would rightly stay stale until a later sync), and a fast machine syncs within it
+        aged = time.time() - 10
+        os.utime(orders, (aged, aged))
         expect(page.locator("body")).to_have_attribute("data-stale", "true")
         expect(page.locator("#banner")).to_contain_text("changed shop/orders.py")
         _shot(page, "live-stale")

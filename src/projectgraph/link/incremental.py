@@ -772,6 +772,7 @@ class LinkState:
             self.after_nodes.setdefault(node.key, node)
         self.node_map: dict[str, Node] = {}
         self.nodes_sorted: list[Node] = []
+        self.node_incomplete: frozenset[tuple[str, str]] = frozenset()  # what node_map was made with
         self.active_rules = merge_rules(options.rules)
         self.file_roots: dict[str, tuple[FileIndex, set[Root], set[Root]]] = {}
         self.changed_groups: set[str] = set()  # the store's groups the last relink may have changed
@@ -953,9 +954,17 @@ class LinkState:
 
     def graph_of(self, entries: tuple[FileEntry, ...]) -> Graph:
         """The graph as ``link.build`` gives it, from the units' outputs."""
-        if not self.node_map:
+        # a file that failed or went missing has a module node of its own: when that set changes
+        # (a failed file deleted, which changes no index), the nodes are made again
+        incomplete = frozenset((e.path, e.language) for e in entries if e.status in ("failed", "missing"))
+        if not self.node_map or incomplete != self.node_incomplete:
+            if self.node_map:
+                self.changed_groups.update(
+                    self._group_of(path) for path, _ in incomplete ^ self.node_incomplete
+                )
             self.node_map = self._all_nodes(entries)
             self.nodes_sorted = sorted(self.node_map.values())
+            self.node_incomplete = incomplete
         root_set = self._roots()
         if root_set.roots != self.last_roots:
             moved = set(root_set.roots) ^ set(self.last_roots)
