@@ -9,15 +9,14 @@ a file's index, so a re-run reads only changed documents. Lines are 1-based.
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from projectgraph import safefs
 from projectgraph.discover import project_files
 from projectgraph.docgraph.globs import glob_match
 from projectgraph.fileindex import Key, content_hash
@@ -75,25 +74,10 @@ def _document(root: Path, path: str, store: Any | None) -> Document:
 
 def _read(path: Path) -> tuple[bytes | None, str]:
     """A regular file's bytes, never through a link nor blocking on a pipe, at most the bound."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        fd = os.open(path, flags)
+        return safefs.read_bytes(path, limit=MAX_DOCUMENT_BYTES, follow=False), ""
     except OSError as error:
-        return None, f"unreadable: {error.strerror}"
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return None, "not a regular file"
-        if info.st_size > MAX_DOCUMENT_BYTES:
-            return None, f"larger than {MAX_DOCUMENT_BYTES} bytes"
-        chunks = []
-        while chunk := os.read(fd, 1 << 16):
-            chunks.append(chunk)
-        return b"".join(chunks), ""
-    except OSError as error:
-        return None, f"unreadable: {error.strerror}"
-    finally:
-        os.close(fd)
+        return None, f"unreadable: {error.strerror or error}"
 
 
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +27,8 @@ from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
+
+from projectgraph import safefs
 
 MODEL = "all-MiniLM-L6-v2"
 EMBED_VERSION = 1  # the text recipe below; a change re-embeds every symbol
@@ -106,19 +107,10 @@ def _lines(root: Path, path: str, cache: dict[str, list[str] | None]) -> list[st
 
 def _read_lines(path: Path) -> list[str] | None:
     """A regular file's lines, never through a link nor blocking on a pipe, at most 4 MB."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        fd = os.open(path, flags)
+        data = safefs.read_bytes(path, limit=4 << 20, follow=False)
     except OSError:
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        data = os.read(fd, 4 << 20)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     return data.decode("utf-8", "replace").splitlines()
 
 
