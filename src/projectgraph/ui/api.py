@@ -190,6 +190,7 @@ class Api:
             "lastRun": {k: run[k] for k in ("id", "started", "finished", "error")} if run else None,
             "generation": live["generation"],
             "staleness": live["staleness"],
+            "liveVersion": live["version"],  # orders this staleness against the live channel's events
             "semantic": semantic_available(),
             "limits": {"depth": MAX_DEPTH},
         }

@@ -128,6 +128,7 @@
     genKey: null,
     run: null,
     staleness: null,
+    liveVersion: -1, // the live state's version the staleness above is from: an older one never wins
     renderToken: 0,
     graph: null,
     expansions: [], // [key, direction, limit] the person asked for on this symbol page
@@ -185,7 +186,11 @@
     const st = await api("status");
     state.status = st;
     setGeneration(st.generation);
-    state.staleness = st.staleness;
+    // a status fetched while an event arrived may carry the older staleness: keep the newer one
+    if (st.liveVersion >= state.liveVersion) {
+      state.staleness = st.staleness;
+      state.liveVersion = st.liveVersion;
+    }
     document.title = `${st.name} · projectgraph`;
     $("#foot").textContent = `projectgraph ${st.version} · ${st.root} · ${plural(st.graph.nodes, "node")}, ${plural(st.graph.edges, "edge")}, ${plural(st.graph.files, "file")}`;
     showLive();
@@ -260,13 +265,16 @@
 
   function connectLive() {
     const events = new EventSource("/api/events");
-    const on = (data) => {
+    const on = (data, hello) => {
       const before = setGeneration(data.generation);
-      state.staleness = data.staleness;
+      if (hello || data.version >= state.liveVersion) { // a new server (hello) counts from 0 again
+        state.staleness = data.staleness;
+        state.liveVersion = data.version;
+      }
       showLive();
       if (before.key !== null && before.run !== data.generation.run) onSynced();
     };
-    events.addEventListener("hello", (e) => on(JSON.parse(e.data)));
+    events.addEventListener("hello", (e) => on(JSON.parse(e.data), true));
     events.addEventListener("generation", (e) => on(JSON.parse(e.data)));
     events.addEventListener("staleness", (e) => on(JSON.parse(e.data)));
     events.addEventListener("error", () => showLive(true));
