@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: demo test lint bench clean crg-env
+.PHONY: demo test lint bench scores clean crg-env
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ lint: $(TEST_STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/index_bench.py
 	$(BIN)/python bench/query_bench.py
+
+# precision and recall per language over the gold fixtures, written into README.md's table
+scores: $(TEST_STAMP)
+	$(BIN)/python bench/edge_scores.py --readme README.md
 
 clean:
 	rm -rf $(VENV) .projectgraph build *.egg-info

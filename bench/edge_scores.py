@@ -1,45 +1,92 @@
-"""Precision and recall of the Python call edges over the gold fixtures, per fixture and in total.
+"""Precision and recall of the call edges over the gold fixtures, per language (or per fixture).
 
-    .venv/bin/python bench/edge_scores.py [-v]
+    .venv/bin/python bench/edge_scores.py [--language X ...] [--fixtures] [-v] [--markdown]
+    .venv/bin/python bench/edge_scores.py --readme README.md     # what `make scores` runs
 
 Edge level: a (caller, callee) pair of relation ``calls`` is a true positive when the fixture's
-``expected.json`` lists it; edges to ``builtins//...`` are left out on both sides. Known gaps count
-as misses here (the tests let them pass, the numbers do not hide them). ``-v`` lists each miss and
-each extra edge.
+``expected.json`` lists it (``tests/fixtures/README.md``); the language's builtins and globals are
+left out on both sides. Known gaps count as misses and extras here (the tests let them pass, the
+numbers do not hide them). Precision counts only the fixtures whose ``calls`` is complete, since
+elsewhere the gold does not say which edge is extra. ``--fixtures`` adds a row per fixture, ``-v``
+lists each miss and each extra edge, ``--markdown`` prints the README's table
+and ``--readme`` writes it between the README's ``scores:start`` and ``scores:end`` marks.
 """
 
 from __future__ import annotations
 
+import argparse
+import io
+import re
 import sys
+from contextlib import redirect_stdout
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from test_python_fixtures import CASES, precision_recall, scores
+import fixture_cases as fc
+
+ROW = "{:40} {:>5} {:>5} {:>5} {:>4} {:>4} {:>4} {:>9} {:>7}"
 
 
 def main(argv: list[str]) -> int:
-    verbose = "-v" in argv
-    total_tp = total_fp = total_fn = 0
-    header = ("fixture", "gold", "graph", "tp", "fp", "fn", "precision", "recall")
-    print("{:32} {:>5} {:>5} {:>4} {:>4} {:>4} {:>9} {:>7}".format(*header))
-    for case in CASES:
-        hits, extra, missing = scores(case)
-        tp, fp, fn = len(hits), len(extra), len(missing)
-        total_tp, total_fp, total_fn = total_tp + tp, total_fp + fp, total_fn + fn
-        precision, recall = precision_recall(tp, fp, fn)
-        print(f"{case:32} {tp + fn:5} {tp + fp:5} {tp:4} {fp:4} {fn:4} {precision:9.3f} {recall:7.3f}")
-        if verbose:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--language", action="append", choices=fc.LANGUAGES, help="repeatable; default all")
+    parser.add_argument("--fixtures", action="store_true", help="a row per fixture")
+    parser.add_argument("-v", "--verbose", action="store_true", help="list each miss and extra edge")
+    parser.add_argument("--markdown", action="store_true", help="the per-language table, as Markdown")
+    parser.add_argument("--readme", type=Path, help="write the Markdown table into this README")
+    args = parser.parse_args(argv)
+    if args.readme:
+        return write_readme(args.readme, [a for a in argv if a not in ("--readme", str(args.readme))])
+    cases = [c for c in fc.discover() if c.calls() and (not args.language or c.language in args.language)]
+    totals: dict[str, list[int]] = {}
+    if not args.markdown:
+        print(ROW.format("fixture", "cases", "gold", "graph", "tp", "fp", "fn", "precision", "recall"))
+    for case in cases:
+        hits, extra, missing = fc.scores(case)
+        row = [1, len(hits) + len(missing), len(hits) + len(extra), len(hits), len(extra), len(missing)]
+        total = totals.setdefault(case.language, [0] * len(row))
+        total[:] = [a + b for a, b in zip(total, row, strict=True)]
+        if args.fixtures or args.verbose:
+            print(_line(case.id, row))
+        if args.verbose:
             for caller, callee in sorted(missing):
                 print(f"    miss  {caller} -> {callee}")
             for caller, callee in sorted(extra):
                 print(f"    extra {caller} -> {callee}")
-    precision, recall = precision_recall(total_tp, total_fp, total_fn)
-    print(
-        f"{'total':32} {total_tp + total_fn:5} {total_tp + total_fp:5} {total_tp:4} {total_fp:4} "
-        f"{total_fn:4} {precision:9.3f} {recall:7.3f}"
-    )
+    if args.markdown:
+        print("| language | fixtures | gold edges | precision | recall |")
+        print("|---|---:|---:|---:|---:|")
+        for language, (n, gold, _graph, tp, fp, fn) in sorted(totals.items()):
+            precision, recall = fc.precision_recall(tp, fp, fn)
+            print(f"| {language} | {n} | {gold} | {precision:.3f} | {recall:.3f} |")
+        return 0
+    for language, row in sorted(totals.items()):
+        print(_line(language, row))
     return 0
+
+
+def write_readme(readme: Path, argv: list[str]) -> int:
+    """Replace the table between the README's marks (the marks must be there: nothing is added)."""
+    out = io.StringIO()
+    with redirect_stdout(out):
+        main([*argv, "--markdown"])
+    text = readme.read_text(encoding="utf-8")
+    block = re.compile(r"(<!-- scores:start -->\n<!--[^\n]*-->\n).*?(<!-- scores:end -->)", re.S)
+    if not block.search(text):
+        print(f"{readme}: no <!-- scores:start --> ... <!-- scores:end --> block", file=sys.stderr)
+        return 2
+    readme.write_text(
+        block.sub(lambda m: m.group(1) + "\n" + out.getvalue() + "\n" + m.group(2), text), encoding="utf-8"
+    )
+    print(f"{readme}: the scores table is refreshed")
+    return 0
+
+
+def _line(name: str, row: list[int]) -> str:
+    n, gold, graph, tp, fp, fn = row
+    precision, recall = fc.precision_recall(tp, fp, fn)
+    return ROW.format(name, n, gold, graph, tp, fp, fn, f"{precision:.3f}", f"{recall:.3f}")
 
 
 if __name__ == "__main__":

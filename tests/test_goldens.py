@@ -1,13 +1,13 @@
 """Golden graphs of the gold fixtures, and the rule that a golden changes only with a version.
 
 ``tests/fixtures/<language>/<case>/graph.golden.json`` is the fixture's whole JSON graph
-(``Graph.dumps()``), for the Python fixtures and the JavaScript/TypeScript ones.
+(``Graph.dumps()``), for every case of every language (``fixture_cases.discover``).
 ``PROJECTGRAPH_BLESS=1`` records them; otherwise each graph must equal its golden byte for byte.
 ``tests/fixtures/golden-versions.json`` records, under the versions of the stages that make a graph
 (``fileindex.VERSION``, ``graph.VERSION``, ``reach.VERSION``), the hash of each golden and of the
 inputs it was made from (the fixture's files, by content). A golden that changes while its inputs
 and the versions stay the same is a rule change without a version bump: it fails, blessed or not,
-until the version that owns the rule is bumped.
+until the version that owns the rule is bumped. A new case needs no bump: it has no hash yet.
 """
 
 from __future__ import annotations
@@ -19,37 +19,31 @@ from pathlib import Path
 
 import pytest
 
-import test_js_fixtures as js
-import test_python_fixtures as py
+import fixture_cases as fc
 from projectgraph.fileindex import VERSION as FILEINDEX_VERSION
 from projectgraph.graph import VERSION as GRAPH_VERSION
 from projectgraph.graph import Graph
 from projectgraph.reach import VERSION as REACH_VERSION
 
 BLESS = os.environ.get("PROJECTGRAPH_BLESS") == "1"
-VERSIONS_FILE = py.FIXTURES.parent / "golden-versions.json"
+VERSIONS_FILE = fc.FIXTURES / "golden-versions.json"
 GOLDEN = "graph.golden.json"
+GOLD = {case.id: case for case in fc.discover()}
 # every fixture as "<language>/<case>", the name golden-versions.json records it under
-CASES = [f"python/{case}" for case in py.CASES] + list(js.CASES)
+CASES = sorted(GOLD)
 
 
 def case_graph(name: str) -> Graph:
-    language, _, case = name.partition("/")
-    return py.case_graph(case) if language == "python" else js.case_graph(name)
+    return fc.case_graph(GOLD[name])
 
 
 def folder(name: str) -> Path:
-    return py.FIXTURES.parent / name
+    return GOLD[name].folder
 
 
-def unexpected_misses(name: str) -> set[tuple[str, str]]:
-    """The gold edges the graph misses that no known gap explains."""
-    language, _, case = name.partition("/")
-    if language == "python":
-        _hits, _extra, missing = py.scores(case)
-        return missing - set(py.KNOWN_GAPS.get(case, {}))
-    _hits, _extra, missing = js.scores(name)
-    return missing - set(js.KNOWN_GAPS.get(name, {}))
+def unexpected_misses(name: str) -> list[str]:
+    """What the graph misses of the gold that no known gap explains."""
+    return fc.check_calls(GOLD[name])
 
 
 def versions_key() -> str:
@@ -89,7 +83,7 @@ def test_golden_graph(case: str) -> None:
 
 
 def test_goldens_hold_no_absolute_path_or_timing() -> None:
-    root = str(py.FIXTURES.resolve().parent.parent.parent)
+    root = str(fc.FIXTURES.resolve().parent.parent)
     for case in CASES:
         text = case_graph(case).dumps()
         assert root not in text and str(Path.home()) not in text

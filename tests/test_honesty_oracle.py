@@ -29,12 +29,21 @@ from typing import Any
 
 import pytest
 
+import fixture_cases as fc
 from projectgraph import keys
 from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions
 from projectgraph.pipeline import build_graph
 from projectgraph.reach import Query, Source, Target, reach
-from test_python_fixtures import CASES, FIXTURES, case_graph, expected
+
+FIXTURES = fc.FIXTURES / "python"
+GOLD = {case.name: case for case in fc.discover(languages=["python"])}
+CASES = sorted(GOLD)
+
+
+def case_graph(case: str) -> Graph:
+    return fc.case_graph(GOLD[case])
+
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -219,7 +228,7 @@ def test_gold_matches_the_run(case: str) -> None:
     edges = fixture_run(case)
     ran = {caller for caller, _callee, _kind in edges} | {callee for _c, callee, _k in edges}
     called = {(caller, callee) for caller, callee, kind in edges if kind == "function"}
-    gold = {(caller, callee) for caller, callee in expected(case)["calls"]}
+    gold = GOLD[case].calls()
     nodes = graph.node_by_key
     first_party_gold = {
         (caller, callee)
@@ -231,7 +240,7 @@ def test_gold_matches_the_run(case: str) -> None:
         f"{case}: gold calls the program never makes"
     )
     imported = {(caller, callee) for caller, callee, kind in edges if kind == "module"}
-    assert {tuple(pair) for pair in expected(case).get("imports", ())} - imported == set()
+    assert {tuple(pair) for pair in GOLD[case].section("imports")} - imported == set()
 
 
 def test_example_shop(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import fixture_cases as fc
 from projectgraph.config import ProjectConfig
 from projectgraph.discover import extension_map, language_of
 from projectgraph.fileindex import FileIndex, content_hash
@@ -899,3 +900,16 @@ def test_records_that_differ_by_a_none_field_only_sort() -> None:
     fi = index('const a = require("m"), b = require("m").x;\n')
     assert imports(fi) == {("m", None, "a", "require", ""), ("m", "x", "b", "require", "")}
     assert [i.name for i in fi.imports] == [None, "x"]
+
+
+def test_type_only_imports_run_no_code() -> None:
+    """``import type`` / ``export type {T} from`` name types alone: no import edge to a module only
+    they name, where a value import beside them has one."""
+    graph = fc.case_run(fc.FIXTURES / "typescript" / "ts_type_only_imports").graph
+    imports = {(e.caller, e.callee) for e in graph.edges if e.relation == "imports"}
+    assert ("index.ts", "loader.ts") in imports
+    assert {
+        ("index.ts", "config.ts"),
+        ("index.ts", "barrel.ts"),
+        ("barrel.ts", "shapes.ts"),
+    } & imports == set()

@@ -1,10 +1,9 @@
-"""Java: the extractor's records on real parses, and the fixture projects' graphs against their gold.
+"""Java: the extractor's records on real parses, and what the fixture projects' graphs show of Java.
 
-Each folder of ``tests/fixtures/java/`` is a small Maven-layout project with a one-line
-``README.md`` and ``expected.json`` (the form ``test_rust.py`` describes): ``calls`` every call
-edge that truly happens (a constructor call is an edge to the class and one to its ``<init>``;
-calls in a lambda or an anonymous class belong to the enclosing method), ``unresolved`` every
-unresolved site, ``roots`` every root that is not a fallback, ``reach`` answers.
+The fixtures of ``tests/fixtures/java/`` (small Maven-layout projects) are checked against their
+gold by ``test_fixtures.py``, as every language's are (a constructor call is an edge to the class
+and one to its ``<init>``; calls in a lambda or an anonymous class belong to the enclosing
+method); this module tests what is Java's own: edge kinds, overriding, external keys.
 """
 
 from __future__ import annotations
@@ -12,88 +11,19 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-import pytest
-
+import fixture_cases as fc
+from fixture_cases import index_source
 from projectgraph.fileindex import FileIndex
 from projectgraph.graph import Graph
 from projectgraph.languages import all_languages
-from test_rust import (
-    FIXTURES as RUST_FIXTURES,
-)
-from test_rust import (
-    Pair,
-    check_fixture_folder,
-    check_precision,
-    check_reach,
-    check_recall,
-    check_roots,
-    check_unresolved,
-    fixture_graph,
-    index_source,
-    load_expected,
-)
 
-FIXTURES = RUST_FIXTURES.parent / "java"
-CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.json").is_file())
-
+FIXTURES = fc.FIXTURES / "java"
 _ZOO = "src/main/java/zoo/"
 _SHAPES = "src/main/java/com/acme/shapes/"
-_CHA = (
-    "class hierarchy analysis: a call on the static type may run each override; which object the "
-    "program made is not tracked"
-)
-
-KNOWN_GAPS: dict[str, dict[Pair, str]] = {}
-
-KNOWN_EXTRAS: dict[str, dict[Pair, str]] = {
-    "inheritance": {
-        (_ZOO + "Zoo.java//Zoo//main", _ZOO + "Puppy.java//Puppy//speak"): _CHA,
-        (_ZOO + "Animal.java//Animal//greet", _ZOO + "Animal.java//Animal//speak"): _CHA,
-        (_ZOO + "Animal.java//Animal//greet", _ZOO + "Puppy.java//Puppy//speak"): _CHA,
-        (_ZOO + "Dog.java//Dog//fetch", _ZOO + "Dog.java//Dog//speak"): _CHA,
-    },
-    "interface_dispatch": {
-        (_SHAPES + "Polygon.java//Polygon//summary", _SHAPES + "Shape.java//Shape//describe"): _CHA,
-        (_SHAPES + "Shape.java//Shape//describe", _SHAPES + "Square.java//Square//area"): _CHA,
-    },
-}
 
 
-@cache
 def case_graph(case: str) -> Graph:
-    return fixture_graph(FIXTURES / case)
-
-
-def test_fixture_folders() -> None:
-    assert len(CASES) >= 5
-    for case in CASES:
-        check_fixture_folder(FIXTURES / case)
-    assert set(KNOWN_GAPS) | set(KNOWN_EXTRAS) <= set(CASES)
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_recall(case: str) -> None:
-    check_recall(case_graph(case), load_expected(FIXTURES / case), KNOWN_GAPS.get(case, {}))
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_precision(case: str) -> None:
-    check_precision(case_graph(case), load_expected(FIXTURES / case), KNOWN_EXTRAS.get(case, {}))
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_unresolved_sites(case: str) -> None:
-    check_unresolved(case_graph(case), load_expected(FIXTURES / case))
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_roots(case: str) -> None:
-    check_roots(case_graph(case), load_expected(FIXTURES / case))
-
-
-@pytest.mark.parametrize("case", [c for c in CASES if "reach" in load_expected(FIXTURES / c)])
-def test_reach(case: str) -> None:
-    check_reach(case_graph(case), load_expected(FIXTURES / case))
+    return fc.case_run(FIXTURES / case).graph
 
 
 def _edge(graph: Graph, caller: str, callee: str) -> Any:
@@ -134,9 +64,7 @@ def test_overriding_and_constructors() -> None:
     assert _edge(graph, main, _ZOO + "Animal.java//Animal//speak").kind == "member"
     assert _edge(graph, main, _ZOO + "Dog.java//Dog//speak").kind == "cha"
     assert _edge(graph, main, _ZOO + "Dog.java//Dog//<init>").kind == "direct"
-    # super.m() goes to the base and nowhere else
-    fetch = [e.callee for e in graph.edges if e.caller == _ZOO + "Dog.java//Dog//fetch" and e.site.line == 18]
-    assert _ZOO + "Animal.java//Animal//speak" in fetch
+    # super.speak() goes to the base: the mark on its line in Dog.java (test_fixtures.py reads it)
     # a class without super(..) runs its superclass's initialization
     assert _edge(graph, _ZOO + "Puppy.java//Puppy", _ZOO + "Dog.java//Dog//<init>").kind == "direct"
 

@@ -49,15 +49,23 @@ from typing import Any
 
 import pytest
 
+import fixture_cases as fc
 from projectgraph import keys
 from projectgraph.fileindex import Definition
 from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions, run_index
 from projectgraph.reach import Query, Source, Target, reach
-from test_js_fixtures import CASES, ROOT, case_graph, expected
+
+ROOT = fc.FIXTURES
+GOLD = {case.id: case for case in fc.discover(languages=["javascript"])}
+
+
+def case_graph(case: str) -> Graph:
+    return fc.case_graph(GOLD[case])
+
 
 NODE = shutil.which("node")
-JS_CASES = [case for case in CASES if case.startswith("javascript/")]
+JS_CASES = sorted(GOLD)
 CALLABLE = ("function", "method", "constructor", "getter", "setter")
 CLASSES = ("class", "interface", "abstract_class")
 
@@ -394,7 +402,7 @@ def test_gold_matches_the_run(case: str) -> None:
     edges, _problems = fixture_run(case)
     ran = {caller for caller, _callee in edges if caller} | {callee for _caller, callee in edges}
     called = {(caller, callee) for caller, callee in edges if caller is not None}
-    gold = {(caller, callee) for caller, callee in expected(case)["calls"]}
+    gold = GOLD[case].calls()
     nodes = graph.node_by_key
     first_party_gold = {
         (caller, callee)

@@ -1,156 +1,35 @@
-"""Rust: the extractor's records on real parses, and the fixture projects' graphs against their gold.
+"""Rust: the extractor's records on real parses, and what the fixture projects' graphs show of Rust.
 
-Each folder of ``tests/fixtures/rust/`` is a small Cargo package with a one-line ``README.md`` and
-``expected.json``:
-
-- ``calls``: every call edge that truly happens, as ``[caller key, callee key]``, std keys included.
-  A macro invocation is a call of the macro (``std//println``, a ``macro_rules!`` definition), and a
-  ``macro_rules!`` body calls what its tokens call. Edges the graph makes that the gold lacks fail
-  unless ``KNOWN_EXTRAS`` lists them, and gold edges the graph misses fail unless ``KNOWN_GAPS``
-  lists them; both are strict.
-- ``unresolved``: every unresolved site, as ``[caller, reason, name]`` (the honesty records).
-- ``roots``: every root that is not a fallback, as ``[key, kind]``.
-- ``reach`` (optional): ``{"target", "status"}`` answers of reach from the roots.
+The fixtures of ``tests/fixtures/rust/`` (small Cargo packages) are checked against their gold by
+``test_fixtures.py``, as every language's are (a macro invocation is a call of the macro,
+``std//println`` or a ``macro_rules!`` definition, and a ``macro_rules!`` body calls what its
+tokens call); this module tests what is Rust's own: edge kinds, trait dispatch, external keys.
 """
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+import fixture_cases as fc
+from fixture_cases import index_source
 from projectgraph.fileindex import FileIndex
 from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions
 from projectgraph.languages import all_languages
-from projectgraph.languages.base import parser
 from projectgraph.pipeline import build_graph
 from projectgraph.reach import Query, Target, reach
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"
-CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.json").is_file())
-
-Pair = tuple[str, str]
-
-KNOWN_GAPS: dict[str, dict[Pair, str]] = {
-    "macros_roots": {
-        ("src/lib.rs//apply", "src/lib.rs//loud"): (
-            "a call of a fn-pointer parameter: a computed-name site (covered); use_apply refers to "
-            "loud where it passes it, so reach finds it"
-        ),
-    },
-}
-
-KNOWN_EXTRAS: dict[str, dict[Pair, str]] = {
-    "trait_dispatch": {
-        ("src/lib.rs//by_path", "src/plugins.rs//Upper//run"): (
-            "Plugin::run(p, ..) names the trait: cha goes to every impl, the argument's type is not read"
-        ),
-    },
-}
 
 
-# ---- the harness (test_java.py uses it too) ------------------------------------------------------
 def fixture_graph(folder: Path) -> Graph:
     return build_graph(folder, IndexOptions(workers=1)).graph
 
 
-def load_expected(folder: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((folder / "expected.json").read_text(encoding="utf-8"))
-    return data
-
-
-def call_pairs(graph: Graph) -> set[Pair]:
-    return {(e.caller, e.callee) for e in graph.edges if e.relation == "calls"}
-
-
-def check_fixture_folder(folder: Path) -> None:
-    readme = (folder / "README.md").read_text(encoding="utf-8").strip()
-    assert readme and "\n" not in readme, f"{folder.name}: README.md must be one line"
-    data = load_expected(folder)
-    assert set(data) <= {"calls", "unresolved", "roots", "reach"}, folder.name
-    pairs = [tuple(p) for p in data["calls"]]
-    assert pairs and len(pairs) == len(set(pairs)), f"{folder.name}: empty gold or an edge listed twice"
-
-
-def check_recall(graph: Graph, data: dict[str, Any], gaps: dict[Pair, str]) -> None:
-    want = {(a, b) for a, b in data["calls"]}
-    missing = want - call_pairs(graph)
-    assert missing - set(gaps) == set(), "edges the graph misses"
-    assert set(gaps) - missing == set(), "known gaps the graph now has: remove them"
-
-
-def check_precision(graph: Graph, data: dict[str, Any], extras: dict[Pair, str]) -> None:
-    want = {(a, b) for a, b in data["calls"]}
-    extra = call_pairs(graph) - want
-    assert extra - set(extras) == set(), "edges the program never makes"
-    assert set(extras) - extra == set(), "known extras the graph no longer has: remove them"
-
-
-def check_unresolved(graph: Graph, data: dict[str, Any]) -> None:
-    got = {(u.caller, u.reason, u.name) for u in graph.unresolved}
-    assert got == {tuple(u) for u in data.get("unresolved", [])}
-
-
-def check_roots(graph: Graph, data: dict[str, Any]) -> None:
-    got = {(r.key, r.kind) for r in graph.roots if r.kind != "fallback"}
-    assert got == {tuple(r) for r in data.get("roots", [])}
-
-
-def check_reach(graph: Graph, data: dict[str, Any]) -> None:
-    wanted = data.get("reach", [])
-    if not wanted:
-        return
-    results = reach(graph, Query(targets=tuple(Target.by_key(w["target"]) for w in wanted)))
-    assert {r.target: r.status for r in results} == {w["target"]: w["status"] for w in wanted}
-
-
-def index_source(language: str, source: str, path: str) -> FileIndex:
-    spec = all_languages()[language]
-    data = source.encode("utf-8")
-    tree = parser(spec.grammar).parse(data)
-    return spec.extract_function()(tree, data, path, "hash")
-
-
-# ---- the fixtures --------------------------------------------------------------------------------
-@cache
 def case_graph(case: str) -> Graph:
-    return fixture_graph(FIXTURES / case)
-
-
-def test_fixture_folders() -> None:
-    assert len(CASES) >= 6
-    for case in CASES:
-        check_fixture_folder(FIXTURES / case)
-    assert set(KNOWN_GAPS) | set(KNOWN_EXTRAS) <= set(CASES)
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_recall(case: str) -> None:
-    check_recall(case_graph(case), load_expected(FIXTURES / case), KNOWN_GAPS.get(case, {}))
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_precision(case: str) -> None:
-    check_precision(case_graph(case), load_expected(FIXTURES / case), KNOWN_EXTRAS.get(case, {}))
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_unresolved_sites(case: str) -> None:
-    check_unresolved(case_graph(case), load_expected(FIXTURES / case))
-
-
-@pytest.mark.parametrize("case", CASES)
-def test_roots(case: str) -> None:
-    check_roots(case_graph(case), load_expected(FIXTURES / case))
-
-
-@pytest.mark.parametrize("case", [c for c in CASES if "reach" in load_expected(FIXTURES / c)])
-def test_reach(case: str) -> None:
-    check_reach(case_graph(case), load_expected(FIXTURES / case))
+    return fc.case_run(FIXTURES / case).graph
 
 
 def _edge(graph: Graph, caller: str, callee: str) -> Any:
