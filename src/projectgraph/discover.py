@@ -235,7 +235,8 @@ def _git_files(root: Path, excluded: list[Excluded]) -> list[str] | None:
 def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
     """Walk outside git: .gitignore files apply to their folder and below; no symlinked folder."""
     found: list[str] = []
-    stack: list[tuple[Path, str, list[tuple[str, pathspec.PathSpec[Any]]]]] = [(root, "", [])]
+    # folders as strings: a pathlib object per folder was a third of a no-op sync's walk
+    stack: list[tuple[str, str, list[tuple[str, pathspec.PathSpec[Any]]]]] = [(os.fspath(root), "", [])]
     while stack:
         folder, rel, specs = stack.pop()
         try:
@@ -244,8 +245,8 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
             excluded.append(Excluded(_printable(rel or "."), f"unreadable folder: {error.strerror}", True))
             continue
         local = specs
-        gitignore = folder / ".gitignore"
         if any(entry.name == ".gitignore" for entry in entries):
+            gitignore = Path(folder, ".gitignore")
             try:
                 lines = safefs.read_text(gitignore, errors="replace").splitlines()
                 # Not GitIgnoreSpec: its reordering for files below an ignored folder misjudges a
@@ -270,7 +271,7 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
             if _ignored(child, is_dir, local):
                 continue
             if is_dir:
-                stack.append((Path(entry.path), child, local))
+                stack.append((entry.path, child, local))
             elif is_link:
                 try:
                     target_is_dir = entry.is_dir()
@@ -344,13 +345,20 @@ _NESTED_REPOSITORY = "folder (git submodule or nested repository: its own reposi
 
 def _outside_root(root: Path, rel: str) -> str | None:
     """Why a listed path cannot be read inside the root, or None when it can."""
-    full = root / rel
     try:
-        st = full.lstat()
+        st = os.lstat(os.path.join(root, rel))  # (not pathlib: a third of a no-op sync's discovery)
     except FileNotFoundError:
         return "deleted from the work tree"  # git still lists it: not a file of the project now
     except OSError:
         return None  # unreadable: the indexer gives the file its status and reason
+    return _outside_by_mode(root, rel, st)
+
+
+def _outside_by_mode(root: Path, rel: str, st: os.stat_result) -> str | None:
+    """``_outside_root`` once the path's lstat is known."""
+    if stat.S_ISREG(st.st_mode):
+        return None
+    full = root / rel
     if stat.S_ISLNK(st.st_mode):
         try:
             real = full.resolve(strict=True)
@@ -460,13 +468,20 @@ def _script(root: Path, rel: str, interpreters: Mapping[str, str]) -> tuple[str 
     """The language of a file no extension claims, from its shebang line: (language, "") for a
     script, (None, why) for a file to list as excluded, (None, "") for one only counted. Only a file
     with no extension or with the executable bit is read, so a tree of data files costs a stat each."""
-    outside = _outside_root(root, rel)
+    try:
+        st = os.lstat(os.path.join(root, rel))
+    except FileNotFoundError:
+        return None, ""  # (as _outside_root's "deleted": only counted)
+    except OSError:
+        st = None
+    outside = _outside_by_mode(root, rel, st) if st is not None else None
     if outside is not None:  # a folder git lists is a submodule or a nested repository: say so
         return None, (outside if outside == _NESTED_REPOSITORY else "")
     full = root / rel
     if _extension(rel):
         try:
-            if not full.stat().st_mode & 0o111:
+            mode = st.st_mode if st is not None and stat.S_ISREG(st.st_mode) else full.stat().st_mode
+            if not mode & 0o111:
                 return None, ""
         except OSError:
             return None, ""

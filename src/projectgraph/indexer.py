@@ -668,7 +668,8 @@ def _index_files(
     progress: Progress | None,
     started: float,
 ) -> IndexResult:
-    grammars = {spec.name: grammar_version(spec.grammar) for spec in specs}
+    present = {source.language for source in found.files}  # a grammar's version loads it
+    grammars = {spec.name: grammar_version(spec.grammar) for spec in specs if spec.name in present}
     statuses: dict[str, FileStatus] = {}
     indexes: dict[str, FileIndex] = {}
     artifacts: dict[str, dict[str, Any]] = {p.name: {} for p in options.plugins}

@@ -51,13 +51,19 @@ def grammar_language(grammar: str) -> Any:
 @cache
 def grammar_version(grammar: str) -> str:
     """The grammar's version as the cache key uses it: the pack's version and the grammar's ABI."""
-    from importlib.metadata import version
-
     language = grammar_language(grammar)
     semantic = getattr(language, "semantic_version", None)
     abi = getattr(language, "abi_version", "")
     sem = ".".join(str(part) for part in semantic) if semantic else "0"
-    return f"{version('tree-sitter-language-pack')}/{sem}/{abi}"
+    return f"{_pack_version()}/{sem}/{abi}"
+
+
+@cache
+def _pack_version() -> str:
+    """The grammar pack's installed version (a scan of the installed distributions: once)."""
+    from importlib.metadata import version
+
+    return version("tree-sitter-language-pack")
 
 
 @cache

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 from projectgraph import safefs
 from projectgraph.fileindex import CODEC, FileIndex, Key
 from projectgraph.fileindex import VERSION as FILEINDEX_VERSION
+from projectgraph.gcpause import paused_gc
 from projectgraph.graph import VERSION as GRAPH_VERSION
 from projectgraph.graph import Dynamic, Edge, FileEntry, Graph, Node, Root, Site, Truncation, Unresolved
 
@@ -422,11 +423,14 @@ class SqliteStore:
             (CODEC, wanted),
         ).fetchall()
         found: dict[Key, FileIndex] = {}
-        for text, data in rows:
-            try:
-                found[by_text[text]] = FileIndex.from_bytes(data)
-            except (EOFError, ValueError, TypeError):  # a damaged row is a miss
-                continue
+        # hundreds of thousands of records that outlive the call and form no cycle: without the
+        # pause, the collector rescans them as they are made (on Django, 1.5 of 2.3 s)
+        with paused_gc(keep=True):
+            for text, data in rows:
+                try:
+                    found[by_text[text]] = FileIndex.from_bytes(data)
+                except (EOFError, ValueError, TypeError):  # a damaged row is a miss
+                    continue
         if found:
             self.connection.execute("BEGIN IMMEDIATE")
             try:
@@ -439,6 +443,31 @@ class SqliteStore:
                 self.connection.execute("ROLLBACK")
                 raise
         return found
+
+    def holds_all(self, keys: Iterable[Key]) -> bool:
+        """Whether the store has an index of every one of ``keys`` in this codec (each then marked
+        read now, as ``get_many`` marks what it gives), without decoding any."""
+        texts = sorted({key.text() for key in keys})
+        if not texts:
+            return True
+        wanted = json.dumps(texts)
+        (held,) = self.connection.execute(
+            "SELECT count(*) FROM file_index WHERE codec = ? AND key IN (SELECT value FROM json_each(?))",
+            (CODEC, wanted),
+        ).fetchone()
+        if held != len(texts):
+            return False
+        self.connection.execute("BEGIN IMMEDIATE")
+        try:
+            self.connection.execute(
+                "INSERT OR REPLACE INTO file_index_read(key, read_at) SELECT value, ? FROM json_each(?)",
+                (time.time(), wanted),
+            )
+            self.connection.execute("COMMIT")
+        except BaseException:
+            self.connection.execute("ROLLBACK")
+            raise
+        return True
 
     def put_many(self, items: Iterable[tuple[Key, FileIndex]]) -> None:
         self.put_encoded((key, index.to_bytes()) for key, index in items)

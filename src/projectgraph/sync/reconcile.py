@@ -206,7 +206,9 @@ def reconcile(
     # ---- index: stamps first (before any read), then the stamp shortcut, then the indexer ----------
     mark = time.perf_counter()
     stamp_time = time.time_ns()
-    grammars = {spec.name: _grammar(spec) for spec in specs}
+    # only the languages the project has: a grammar's version loads the grammar
+    present = {source.language for source in found.files}
+    grammars = {spec.name: _grammar(spec) for spec in specs if spec.name in present}
     stamps: dict[str, tuple[int, int]] = {}
     by_stamp: list[tuple[SourceFile, Key, str]] = []
     rest: list[SourceFile] = []
@@ -243,6 +245,26 @@ def reconcile(
             by_stamp.append((source, key, row.reason))
         else:
             rest.append(source)
+    if not rest and not (always_link or incremental):
+        quick = _unchanged_by_stamps(
+            base, store, options, wanted_deps, seen, found, stored, by_stamp, stamps, stamp_time
+        )
+        if quick is not None:
+            _SEEN[store] = _Seen(
+                folder,
+                options,
+                config,
+                wanted_deps,
+                found,
+                frozenset(s.path for s in found.files),
+                seen_stamps,
+                (),
+                quick[1],
+            )
+            result = quick[0]
+            result.seconds.update(discover=seconds["discover"], index=time.perf_counter() - mark)
+            result.seconds["total"] = time.perf_counter() - clock
+            return result
     statuses: dict[str, FileStatus] = {}
     indexes: dict[str, FileIndex] = {}
     memo = _MEMO.setdefault(store, {})
@@ -386,6 +408,8 @@ def reconcile(
         how, units, fallback = linked.how, linked.units, linked.why
         seconds["write"] = time.perf_counter() - mark
         relink.keep(store, linked.kept)
+    if sql.metadata_text(connection, MAX_RECORDS) != str(options.max_records):
+        sql.set_metadata(connection, MAX_RECORDS, str(options.max_records))
     if options.deps is not None and (
         sql.metadata_text(connection, "deps") != _deps_text(options.deps)
         or sql.metadata_text(connection, "deps_binding") != _binding(base, store.path)
@@ -423,6 +447,79 @@ def reconcile(
         discovered=seen is None,
         fallback=fallback,
     )
+
+
+MAX_RECORDS = "max_records"
+"""The metadata row that holds the record limit the stored files were last checked against."""
+
+
+def _unchanged_by_stamps(
+    base: Path,
+    store: sql.SqliteStore,
+    options: IndexOptions,
+    wanted_deps: DepsConfig,
+    seen: _Seen | None,
+    found: Discovery,
+    stored: dict[str, Any],
+    by_stamp: list[tuple[SourceFile, Key, str]],
+    stamps: dict[str, tuple[int, int]],
+    stamp_time: int,
+) -> tuple[SyncResult, tuple[ControlFile, ...]] | None:
+    """The sync of a project whose every file is served by its stamp and is the stored one, with
+    the same control files, rule versions and record limit, and no unit of dependency code: the
+    stored graph is the graph, so only the stamps are refreshed, and no file's index is even
+    decoded (on Django that was most of a no-op sync). None when any of it does not hold (the
+    sync goes on as usual). Its cached files carry the flags discovery gives (``minified``,
+    ``script``), not those of their content, which only their index holds; the record limit is
+    the one the stored files were checked against (``MAX_RECORDS``), so none can be cut now."""
+    connection = store.connection
+    run = sql.last_run(connection)
+    versions = {"fileindex": fileindex.VERSION, "projectgraph": graph_module.VERSION}
+    if (
+        run is None
+        or run["versions"] != versions
+        or (run["stats"].get("units") or {})
+        or set(stored) != {source.path for source in found.files}
+        or sql.metadata_text(connection, MAX_RECORDS) != str(options.max_records)
+    ):
+        return None
+    units = seen.units if seen is not None else () if wanted_deps.empty else discover_units(base, wanted_deps)
+    if units:
+        return None
+    controls = seen.controls if seen is not None else control_files(base, (s.path for s in found.files))
+    stored_controls = sql.stored_controls(connection)
+    if {c.path: c.digest for c in controls} != stored_controls:
+        return None
+    # every index is still stored under its key (the key holds the grammar's version: a new
+    # grammar makes new keys, and their files must be parsed again)
+    if not store.holds_all(key for _, key, _ in by_stamp):
+        return None
+    statuses = {
+        source.path: FileStatus(source.path, source.language, "cached", key.hash, reason, source.flags)
+        for source, key, reason in by_stamp
+    }
+    indexed = IndexResult(
+        root=str(base),
+        indexes=(),
+        statuses=tuple(statuses[s.path] for s in found.files),
+        excluded=found.excluded,
+        unclaimed=found.unclaimed,
+    )
+    written = sql.write_stamps(connection, stamps, _control_rows(controls), stamp_time)
+    result = SyncResult(
+        added=(),
+        removed=(),
+        changed=(),
+        controls=(),
+        read=0,
+        parsed=0,
+        relinked=False,
+        index=indexed,
+        graph=None,
+        written=written,
+        discovered=seen is None,
+    )
+    return result, controls
 
 
 def _unchanged_kind(folder: str, path: str, known: frozenset[str]) -> bool:

@@ -17,16 +17,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from projectgraph.config import ProjectConfig
 from projectgraph.fileindex import FileIndex
 from projectgraph.graph import FileEntry, Graph
 from projectgraph.indexer import IndexResult
-from projectgraph.link import LinkOptions, persisted
-from projectgraph.link.incremental import LinkState, build_tracked
-from projectgraph.manifests import read_manifests
-from projectgraph.pipeline import link_indexed, link_options
+
+if TYPE_CHECKING:  # the linkers are imported by a sync that links, not by one that finds nothing
+    from projectgraph.link import LinkOptions, persisted
+    from projectgraph.link.incremental import LinkState
 
 Shape = tuple[Any, ...]
 _log = logging.getLogger(__name__)
@@ -66,6 +66,11 @@ def link(
     """Link an index run: from the tracked link this process keeps, else from the state in the
     store (``old_index(path, hash)`` gives a file's stored index of that content), else in full,
     tracked when the state can be kept (in memory, or in the store: a Python project)."""
+    from projectgraph.link import persisted
+    from projectgraph.link.incremental import build_tracked
+    from projectgraph.manifests import read_manifests
+    from projectgraph.pipeline import link_indexed, link_options
+
     kept = _KEPT.pop(store, None)
     count = _LINKED[store] = _LINKED.get(store, 0) + 1
     keep = incremental is True or (incremental is None and count >= 2)
@@ -111,6 +116,9 @@ def prime(base: Path, config: ProjectConfig, indexed: IndexResult, store: Any) -
     """Make the state of a graph that is already stored (a watcher's sync that found nothing)."""
     if store in _KEPT or getattr(indexed, "units", None):
         return
+    from projectgraph.link.incremental import build_tracked
+    from projectgraph.pipeline import link_options
+
     options = link_options(base, config, indexed)
     try:
         _graph, state = build_tracked(indexed.indexes, options)

@@ -465,7 +465,7 @@ def _go_mods(base: Path) -> list[Path]:
     (a workspace's modules), not in vendor/, testdata, node_modules or hidden folders."""
     found: list[Path] = []
     for folder, names, filenames in os.walk(base):
-        depth = len(Path(folder).relative_to(base).parts)
+        depth = _depth(base, folder)
         names[:] = (
             sorted(n for n in names if n not in _NOT_PROJECT and not n.startswith((".", "_")))
             if depth < _MOD_DEPTH
@@ -476,10 +476,17 @@ def _go_mods(base: Path) -> list[Path]:
     return found
 
 
+def _depth(base: Path, folder: str) -> int:
+    """How many folders ``folder`` (from ``os.walk(base)``) is below ``base`` (a string count: a
+    pathlib relative_to per folder was most of a walk of a large tree)."""
+    rest = folder[len(os.fspath(base)) :].strip(os.sep)
+    return rest.count(os.sep) + 1 if rest else 0
+
+
 def _has_go_files(base: Path) -> bool:
     """Whether a .go file is at the root or up to ``_MOD_DEPTH`` folders below it."""
     for folder, names, filenames in os.walk(base):
-        depth = len(Path(folder).relative_to(base).parts)
+        depth = _depth(base, folder)
         if any(name.endswith(".go") for name in filenames):
             return True
         names[:] = (

@@ -321,6 +321,6 @@ def _lock_file(base: Path) -> Path | None:
         )
         if "Cargo.lock" in filenames:
             return Path(folder) / "Cargo.lock"
-        if Path(folder).relative_to(base).as_posix().count("/") >= 2:
+        if folder[len(os.fspath(base)) :].strip(os.sep).count(os.sep) >= 2:  # (no pathlib per folder)
             names[:] = []
     return None
