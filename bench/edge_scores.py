@@ -15,10 +15,7 @@ and ``--readme`` writes it between the README's ``scores:start`` and ``scores:en
 from __future__ import annotations
 
 import argparse
-import io
-import re
 import sys
-from contextlib import redirect_stdout
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -37,11 +34,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--readme", type=Path, help="write the Markdown table into this README")
     args = parser.parse_args(argv)
     if args.readme:
-        return write_readme(args.readme, [a for a in argv if a not in ("--readme", str(args.readme))])
+        return write_readme(args.readme)
     cases = [c for c in fc.discover() if c.calls() and (not args.language or c.language in args.language)]
     totals: dict[str, list[int]] = {}
-    if not args.markdown:
-        print(ROW.format("fixture", "cases", "gold", "graph", "tp", "fp", "fn", "precision", "recall"))
+    if args.markdown:
+        print(fc.scores_table(cases), end="")
+        return 0
+    print(ROW.format("fixture", "cases", "gold", "graph", "tp", "fp", "fn", "precision", "recall"))
     for case in cases:
         hits, extra, missing = fc.scores(case)
         row = [1, len(hits) + len(missing), len(hits) + len(extra), len(hits), len(extra), len(missing)]
@@ -54,31 +53,19 @@ def main(argv: list[str]) -> int:
                 print(f"    miss  {caller} -> {callee}")
             for caller, callee in sorted(extra):
                 print(f"    extra {caller} -> {callee}")
-    if args.markdown:
-        print("| language | fixtures | gold edges | precision | recall |")
-        print("|---|---:|---:|---:|---:|")
-        for language, (n, gold, _graph, tp, fp, fn) in sorted(totals.items()):
-            precision, recall = fc.precision_recall(tp, fp, fn)
-            print(f"| {language} | {n} | {gold} | {precision:.3f} | {recall:.3f} |")
-        return 0
     for language, row in sorted(totals.items()):
         print(_line(language, row))
     return 0
 
 
-def write_readme(readme: Path, argv: list[str]) -> int:
-    """Replace the table between the README's marks (the marks must be there: nothing is added)."""
-    out = io.StringIO()
-    with redirect_stdout(out):
-        main([*argv, "--markdown"])
+def write_readme(readme: Path) -> int:
+    """Refresh the table between the README's marks (the marks must be there: nothing is added)."""
     text = readme.read_text(encoding="utf-8")
-    block = re.compile(r"(<!-- scores:start -->\n<!--[^\n]*-->\n).*?(<!-- scores:end -->)", re.S)
-    if not block.search(text):
-        print(f"{readme}: no <!-- scores:start --> ... <!-- scores:end --> block", file=sys.stderr)
+    try:
+        readme.write_text(fc.readme_with_scores(text), encoding="utf-8")
+    except ValueError as error:
+        print(f"{readme}: {error}", file=sys.stderr)
         return 2
-    readme.write_text(
-        block.sub(lambda m: m.group(1) + "\n" + out.getvalue() + "\n" + m.group(2), text), encoding="utf-8"
-    )
     print(f"{readme}: the scores table is refreshed")
     return 0
 

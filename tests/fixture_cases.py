@@ -189,6 +189,32 @@ def precision_recall(tp: int, fp: int, fn: int) -> tuple[float, float]:
     return precision, recall
 
 
+SCORES_BLOCK = re.compile(r"(<!-- scores:start -->\n<!--[^\n]*-->\n).*?(<!-- scores:end -->)", re.S)
+
+
+def scores_table(cases: Iterable[Case] | None = None) -> str:
+    """Precision and recall per language over the cases with gold calls, as README.md's table."""
+    totals: dict[str, list[int]] = {}
+    for case in discover() if cases is None else cases:
+        if case.calls():
+            hits, extra, missing = scores(case)
+            total = totals.setdefault(case.language, [0, 0, 0, 0])
+            total[:] = [total[0] + 1, total[1] + len(hits), total[2] + len(extra), total[3] + len(missing)]
+    lines = ["| language | fixtures | gold edges | precision | recall |", "|---|---:|---:|---:|---:|"]
+    for language, (n, tp, fp, fn) in sorted(totals.items()):
+        precision, recall = precision_recall(tp, fp, fn)
+        lines.append(f"| {language} | {n} | {tp + fn} | {precision:.3f} | {recall:.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+def readme_with_scores(text: str) -> str:
+    """The README text with its scores table (between ``scores:start`` and ``scores:end``) current."""
+    if not SCORES_BLOCK.search(text):
+        raise ValueError("no <!-- scores:start --> ... <!-- scores:end --> block")
+    table = scores_table()
+    return SCORES_BLOCK.sub(lambda m: f"{m.group(1)}\n{table}\n{m.group(2)}", text)
+
+
 # ---- the checks -----------------------------------------------------------------------------------
 
 

@@ -7,9 +7,13 @@ having checked nothing. Each case's graph is built once (``fixture_cases.case_ru
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import fixture_cases as fc
+
+README = Path(__file__).parent.parent / "README.md"
 
 CASES = fc.discover()
 PARAMS = [
@@ -44,3 +48,8 @@ def test_precision_and_recall_per_language(language: str, floor: float) -> None:
     assert tp, f"{language}: no gold edge in any fixture"
     precision, recall = fc.precision_recall(tp, fp, fn)
     assert precision >= floor and recall >= 0.9, (language, precision, recall)
+
+
+def test_the_readme_holds_the_current_scores() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert fc.readme_with_scores(text) == text, "README.md's scores table is stale: run `make scores`"
