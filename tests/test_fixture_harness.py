@@ -141,3 +141,23 @@ def test_marks_in_c_family_and_unresolved_marks(tmp_path: Path) -> None:
         (4, "unresolved", "computed-name"),
     ]
     assert fc.run_check(case, "marks") == []
+
+
+def test_reach_from_a_source_and_not_calls(tmp_path: Path) -> None:
+    case = make_case(
+        tmp_path,
+        {
+            "reach": [
+                {"target": "main.py//main", "source": "main.py//helper", "status": "not-found"},
+                {"target": "main.py//helper", "source": "main.py//main", "status": "not-found"},
+            ],
+            "not_calls": [["main.py//main", "main.py//helper"], ["main.py//helper", "main.py//main"]],
+        },
+    )
+    assert fc.checks_of(case) == ["well_formed", "not_calls", "reach"]
+    assert fc.run_check(case, "reach") == [
+        "reach from main.py//main: main.py//helper is 'found', not 'not-found'"
+    ]
+    assert fc.run_check(case, "not_calls") == [
+        "not_calls: the graph has ('main.py//main', 'main.py//helper')"
+    ]
