@@ -77,6 +77,7 @@ class Case:
     folder: Path
     expected: dict[str, Any]
     marks: tuple[Mark, ...]
+    error: str = ""  # why expected.json could not be read
 
     @property
     def id(self) -> str:
@@ -127,13 +128,22 @@ def read_marks(folder: Path) -> tuple[Mark, ...]:
 
 def load_case(folder: Path, language: str | None = None) -> Case:
     """The case of one folder; a missing or unreadable ``expected.json`` is an empty expectation
-    (the well-formed check says so), never a skipped case."""
+    with its error (the well-formed check fails on it), never a skipped case."""
     path = folder / "expected.json"
+    expected: dict[str, Any] = {}
+    error = ""
     try:
-        expected: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        expected = {}
-    return Case(language or folder.parent.name, folder.name, folder, expected, read_marks(folder))
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        error = "no expected.json"
+    except (OSError, ValueError) as failure:
+        error = f"expected.json is not readable JSON: {failure}"
+    else:
+        if isinstance(data, dict):
+            expected = data
+        else:
+            error = "expected.json is not a JSON object"
+    return Case(language or folder.parent.name, folder.name, folder, expected, read_marks(folder), error)
 
 
 def discover(root: Path = FIXTURES, languages: Iterable[str] = LANGUAGES) -> list[Case]:
@@ -233,8 +243,8 @@ def check_well_formed(case: Case) -> list[str]:
         f"expected.json: {'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}"
         for e in _validator().iter_errors(case.expected)
     ]
-    if not (case.folder / "expected.json").is_file():
-        problems.append("no expected.json")
+    if case.error:
+        problems.append(case.error)
     readme = case.folder / "README.md"
     text = readme.read_text(encoding="utf-8").strip() if readme.is_file() else ""
     if not text or "\n" in text:
@@ -249,7 +259,8 @@ def check_well_formed(case: Case) -> list[str]:
             f"{name}: {row} is listed twice" for row in sorted({r for r in rows if rows.count(r) > 1})
         ]
     nodes = case_graph(case).node_by_key
-    for caller, callee in sorted(case.calls() | {tuple(p) for p in case.section("not_calls")}):  # type: ignore[misc]
+    named = case.calls() | {(a, b) for a, b in case.section("not_calls")}
+    for caller, callee in sorted(named):
         if caller not in nodes:
             problems.append(f"calls: the caller {caller!r} is no node of the graph")
         if ignored_callee(case.language, callee):

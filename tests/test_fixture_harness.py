@@ -97,6 +97,10 @@ def test_a_fixture_with_no_expectation_fails(tmp_path: Path) -> None:
     ]
     missing = make_case(tmp_path, None, name="missing")
     assert "no expected.json" in fc.run_check(missing, "well_formed")
+    broken = make_case(tmp_path, None, name="broken")
+    (broken.folder / "expected.json").write_text('{"calls": [', encoding="utf-8")
+    problems = fc.run_check(fc.load_case(broken.folder), "well_formed")
+    assert problems[0].startswith("expected.json is not readable JSON: "), problems
 
 
 def test_an_expectation_off_the_schema_fails(tmp_path: Path) -> None:
