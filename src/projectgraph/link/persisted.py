@@ -52,7 +52,7 @@ from projectgraph.link import (
     _linker_factories,
 )
 from projectgraph.link import python as py
-from projectgraph.link.core import GraphBuilder, LinkContext, Value, module_node, node_for
+from projectgraph.link.core import LinkContext, Value, module_node, node_for
 from projectgraph.link.entries import resolve_entry
 from projectgraph.link.incremental import (
     _PHASES,
@@ -60,6 +60,7 @@ from projectgraph.link.incremental import (
     TracedPythonLinker,
     _Collector,
     _GiveUp,
+    _LoggingBuilder,
     _Output,
     _python_external,
     changed_keys,
@@ -71,7 +72,7 @@ from projectgraph.manifests import Manifests
 from projectgraph.roots import _STRONG, entry_roots, file_roots, merge_rules
 from projectgraph.store import sqlite as sql
 
-STATE_VERSION = 2
+STATE_VERSION = 3
 """The form of the stored state; a state of another version (or link rules) is not read."""
 
 Key = tuple[Any, ...]
@@ -180,25 +181,21 @@ def _load_output(blob: bytes) -> _Stored:
 
 # ---- save ---------------------------------------------------------------------------------------
 def savable(state: LinkState) -> bool:
-    """Whether the state is one ``relink`` can follow: only the Python linker gave anything."""
+    """Whether the state is one ``relink`` can follow: the other linkers' rows are kept as they
+    are (``_others_out``), so any project with Python files, no truncation and its own roots."""
     others = state.others
     return not (
-        others.nodes_before
-        or others.nodes_after
-        or others.edges_before
-        or others.edges_after
-        or others.unresolved
-        or others.dynamic
-        or others.truncations
-        or any(i.language != py._LANGUAGE for i in state.indexes.values())
+        others.truncations
+        or not any(i.language == py._LANGUAGE for i in state.indexes.values())
         or state.last_root_set is None
         or state.last_root_set.fallback
         or any(_root_group(r.key) != path for path, kept in state.file_roots.items() for r in kept[1])
     )
 
 
-def save(connection: Any, state: LinkState, entries: Sequence[FileEntry]) -> None:
-    """Write the whole state of a tracked link (inside the graph's write transaction)."""
+def save(connection: Any, state: LinkState, entries: Sequence[FileEntry], graph: Any = None) -> None:
+    """Write the whole state of a tracked link (inside the graph's write transaction). ``graph``:
+    the graph it gave, for the counts of the other linkers' rows (none without it: Python only)."""
     linker = state.linker
     order = list(state.order)
     ids = {unit: position for position, unit in enumerate(order)}
@@ -252,6 +249,7 @@ def save(connection: Any, state: LinkState, entries: Sequence[FileEntry]) -> Non
         "entry_roots": _roots_out(state.last_entry_roots),
         "root_count": len(state.last_roots),
         "strong_roots": sum(1 for r in state.last_roots if r.kind in _STRONG),
+        "others": _others_out(state, counts, graph),
     }
     sql.write_link_state(
         connection,
@@ -319,6 +317,46 @@ def _group_counts(state: LinkState, groups: dict[str, list[int]]) -> dict[str, t
     return {g: (edges.get(g, 0), unresolved.get(g, 0), dynamic.get(g, 0)) for g in groups}
 
 
+def _others_digest(
+    nodes: Sequence[Node], edges: Iterable[Edge], unresolved: Iterable[Unresolved], dynamic: Iterable[Dynamic]
+) -> str:
+    """A digest of what the linkers other than Python's gave, in the order they gave it."""
+    rows = (
+        [tuple(n) for n in nodes],
+        [_edge_out(e) for e in edges],
+        sorted(_unresolved_out(u) for u in unresolved),
+        sorted(_dynamic_out(d) for d in dynamic),
+    )
+    return hashlib.blake2b(marshal.dumps(rows), digest_size=16).hexdigest()
+
+
+def _others_out(state: LinkState, counts: dict[str, tuple[int, int, int]], graph: Any) -> dict[str, Any]:
+    """What a relink needs of the other linkers' rows, which it keeps as they are while only Python
+    files change: their digest (it runs them again and compares), the keys of their nodes and of
+    the module nodes of files no linker handles (the node count, and an edge's callee), their
+    external nodes (group "", which Python's externals share: the first asked for a key wins) and
+    their share of the edge and unresolved counts."""
+    others = state.others
+    keys = {n.key for n in (*others.nodes_before, *others.nodes_after)}
+    keys |= {i.path for i in state.indexes.values() if i.language not in others.handled}
+    stats = graph.stats if graph is not None else {}
+    python_edges = sum(c[0] for c in counts.values())
+    python_unresolved = sum(c[1] for c in counts.values())
+    return {
+        "digest": _others_digest(
+            [*others.nodes_before, *others.nodes_after],
+            [*others.edges_before, *others.edges_after],
+            others.unresolved,
+            others.dynamic,
+        ),
+        "keys": sorted(keys),
+        "externals_before": [tuple(n) for n in others.nodes_before if not n.path],
+        "externals_after": [tuple(n) for n in others.nodes_after if not n.path],
+        "edges": int(stats.get("edges", python_edges)) - python_edges,
+        "unresolved": int(stats.get("unresolved", python_unresolved)) - python_unresolved,
+    }
+
+
 # ---- relink in a fresh process ------------------------------------------------------------------
 @dataclass(frozen=True)
 class Relinked:
@@ -364,20 +402,21 @@ def _relink(
     if state["shape"] != shape(options):
         raise _NotFollowed("linked with other options or rules")
     ordered = sorted(indexes, key=lambda i: i.path)
-    if any(i.language != py._LANGUAGE for i in ordered):
-        raise _NotFollowed("files of another language")
     files: dict[str, str] = state["files"]
     if {i.path for i in ordered} != set(files):
         raise _NotFollowed("files came or went")
     changed = [i.path for i in ordered if i.hash != files[i.path]]
     if not changed:
         raise _NotFollowed("no file's index changed")
+    if any(i.language != py._LANGUAGE for i in ordered if i.path in set(changed)):
+        raise _NotFollowed("a file of another language changed")
+    kept_others: dict[str, Any] = state["others"]
     extra = {e.path for e in entries if e.status in ("failed", "missing")}
     if sorted(extra) != state["incomplete"]:
         raise _NotFollowed("files with no index came or went")
     hops = options.max_export_hops or DEFAULT_MAX_EXPORT_HOPS
     context = LinkContext(manifests, hops, tuple(options.test_paths), tuple(options.sys_path), options.root)
-    scratch = GraphBuilder()
+    scratch = _LoggingBuilder()  # (it logs the nodes each linker asks for, in order, as the save saw)
     others: list[Any] = []
     python: TracedPythonLinker | None = None
     roots_of_import = [*manifests.python_roots, *context.sys_path]
@@ -391,8 +430,15 @@ def _relink(
             others.append(other)
     if python is None:
         raise RuntimeError("no Python linker")
-    if scratch.nodes or scratch.edges or scratch.unresolved or scratch.dynamic or scratch.truncations:
-        raise _NotFollowed("another linker gave something")
+    if scratch.truncations:
+        raise _NotFollowed("another linker cut its rows")
+    # the other linkers read no Python file: their rows must be the stored ones (else: in full)
+    if (
+        _others_digest(scratch.log, scratch.edges, scratch.unresolved, scratch.dynamic)
+        != kept_others["digest"]
+    ):
+        raise _NotFollowed("another linker gave other rows")
+    other_keys = set(kept_others["keys"])
     linker = python
     if any(path not in linker.files for path in changed):
         raise _NotFollowed("a changed Python file that is no module")
@@ -556,7 +602,9 @@ def _relink(
     counts: dict[str, tuple[int, int, int]] = {g: (c[0], c[1], c[2]) for g, c in state["counts"].items()}
 
     def is_node(key: str) -> bool:
-        return key in linker.defs or key in linker.files or key in externals or key in extra
+        return (
+            key in linker.defs or key in linker.files or key in externals or key in extra or key in other_keys
+        )
 
     own = {
         **{p: _roots_in(rows) for p, rows in sql.read_link_roots(connection, affected - root_groups).items()},
@@ -579,8 +627,15 @@ def _relink(
         counts[group] = (len(kept), len(unresolved), len(dynamic))
         if group in linker.files:
             nodes = _file_nodes(linker, group)
-        elif group == "":
-            nodes = [_python_external(k) for k in sorted(externals)]
+        elif group == "":  # as the full link keeps them: the first asked for a key wins
+            first: dict[str, Node] = {}
+            for node in (
+                *(Node(*n) for n in kept_others["externals_before"]),
+                *(_python_external(k) for k in sorted(externals)),
+                *(Node(*n) for n in kept_others["externals_after"]),
+            ):
+                first.setdefault(node.key, node)
+            nodes = sorted(first.values())
         elif group in extra:
             nodes = [n for n in _extra_nodes(entries) if n.path == group]
         else:
@@ -595,16 +650,18 @@ def _relink(
         )
         if not any(counts[group]) and group not in groups:
             del counts[group]
-    total_edges = sum(c[0] for c in counts.values())
+    total_edges = sum(c[0] for c in counts.values()) + kept_others["edges"]
     if total_edges > (options.max_edges or DEFAULT_MAX_EDGES):
         raise _NotFollowed("truncated")
-    node_count = len({*linker.defs, *linker.files, *externals, *(n.key for n in _extra_nodes(entries))})
+    node_count = len(
+        {*linker.defs, *linker.files, *externals, *(n.key for n in _extra_nodes(entries)), *other_keys}
+    )
     stats = {
         "version": VERSION,
         "files": len(entries),
         "nodes": node_count,
         "edges": total_edges,
-        "unresolved": sum(c[1] for c in counts.values()),
+        "unresolved": sum(c[1] for c in counts.values()) + kept_others["unresolved"],
         "roots": root_count,
         "root_fallback": False,
         "incomplete_files": sum(1 for e in entries if e.status in _INCOMPLETE),

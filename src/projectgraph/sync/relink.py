@@ -93,8 +93,8 @@ def link(
         if stored is not None:
             return Linked(None, "stored", units=stored.units, stored=stored)
         _log.debug("the stored link state was not followed: %s", why)
-    python_only = all(index.language == "python" for index in indexed.indexes)
-    if not (keep or python_only):
+    has_python = any(index.language == "python" for index in indexed.indexes)
+    if not (keep or has_python):
         return Linked(link_indexed(base, config, indexed, store=store), "full", why=why)
     try:
         graph, state = build_tracked(indexed.indexes, options)
@@ -103,7 +103,7 @@ def link(
         return Linked(link_indexed(base, config, indexed, store=store), "full", why=why)
     save = None
     if persisted.savable(state) and not graph.truncations:
-        save = partial(persisted.save, state=state, entries=entries)
+        save = partial(persisted.save, state=state, entries=entries, graph=graph)
     return Linked(graph, "tracked", (shape, state) if keep else None, save=save, why=why)
 
 
