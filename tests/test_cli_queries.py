@@ -96,7 +96,7 @@ TEXT_CASES: list[tuple[list[str], int, str, str]] = [
         0,
         "app/service.py//checkout: 2\n"
         "  app/models.py//sum_prices  (calls, direct at app/service.py:7)\n"
-        "  ... 1 more (raise --limit)\n",
+        "  ... 1 more (raise --limit, or --cursor 1)\n",
         "",
     ),
     (
@@ -260,7 +260,16 @@ def test_json_shapes(calls: Path, zoo: Path) -> None:
 
     callers = done["callers"].json()
     # the contract's fields, and the uncertain callers beside them (issue 19)
-    assert set(callers) == {"symbol", "total", "truncated", "results", "uncertain", "roots", "status"}
+    assert set(callers) == {
+        "symbol",
+        "total",
+        "truncated",
+        "results",
+        "nextCursor",
+        "uncertain",
+        "roots",
+        "status",
+    }
     assert callers["symbol"] == "app/models.py//Order//total"
     for result in callers["results"]:
         assert {"key", "kind", "confidence", "site"} <= set(result)
@@ -270,7 +279,18 @@ def test_json_shapes(calls: Path, zoo: Path) -> None:
     assert callees["results"][0]["kind"] == "direct"  # the edge's kind
 
     impact = done["impact"].json()
-    assert set(impact) == {"root", "impacted", "edgeCount", "byDepth", "uncertain", "roots", "status"}
+    assert set(impact) == {
+        "root",
+        "impacted",
+        "total",
+        "truncated",
+        "nextCursor",
+        "edgeCount",
+        "byDepth",
+        "uncertain",
+        "roots",
+        "status",
+    }
     assert impact["impacted"][0] == {
         "key": "app/models.py//sum_prices",
         "depth": 0,

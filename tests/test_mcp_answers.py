@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from conftest import write_tree
+from projectgraph.cli import main
 from projectgraph.mcp import TOOLS
 from projectgraph.project import Project
 from projectgraph.query import answers
@@ -187,3 +189,38 @@ def test_explore_answers_a_question_in_one_call(wide: Path) -> None:
         "  |     return target(x)",
     ]
     assert "  callers (2): app/main.py//main, tests/test_mods.py//test_zero" in result.output
+
+
+def _cli(root: Path, *args: str) -> Any:
+    done = CliRunner().invoke(main, [*args, "--project", str(root)])
+    return done.exit_code, json.loads(done.output) if done.exit_code == 0 else done.output
+
+
+def test_cli_json_pages_together_are_the_full_answer(wide: Path) -> None:
+    """The CLI's --json pages as MCP does: the same cursors, the totals exact on every page."""
+    for command, args, field in (
+        ("callers", ["target"], "results"),
+        ("impact", ["target", "--depth", "3"], "impacted"),
+    ):
+        code, full = _cli(wide, command, *args, "--json", "--limit", "1000")
+        assert code == 0 and full["nextCursor"] is None and full["truncated"] is False
+        whole = full[field][1:] if field == "impacted" else full[field]
+        assert full["total"] == len(whole) > 50
+        found: list[dict[str, Any]] = []
+        cursor: str | None = None
+        for _ in range(20):
+            code, answer = _cli(
+                wide, command, *args, "--json", "--limit", "25", *(["--cursor", cursor] if cursor else [])
+            )
+            assert code == 0 and answer["total"] == full["total"] and answer["truncated"] is True
+            found += answer[field][1:] if field == "impacted" else answer[field]
+            if field == "impacted":
+                assert answer["impacted"][0] == full["impacted"][0]  # the root heads every page
+            cursor = answer["nextCursor"]
+            if cursor is None:
+                break
+        assert found == whole
+    code, text = _cli(wide, "callers", "target", "--json", "--cursor", "x1")
+    assert code == 2 and "cursor 'x1'" in text
+    code, default = _cli(wide, "impact", "target", "--depth", "3", "--json", "--limit", "10")
+    assert len(default["impacted"]) == 11 and default["nextCursor"] == "10"

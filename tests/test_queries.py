@@ -150,6 +150,7 @@ def test_callees(calls: QueryEngine) -> None:
         "total": 0,
         "truncated": False,
         "results": [],
+        "nextCursor": None,
     }
 
 

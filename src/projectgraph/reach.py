@@ -20,6 +20,7 @@ entered its unit.
 from __future__ import annotations
 
 import time
+import weakref
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Collection, Container, Iterable, Sequence
@@ -197,7 +198,6 @@ def reach(graph: Graph, query: Query) -> list[ReachResult]:
         raise ReachError(f"unknown source mode {query.mode!r} (use {SOURCES_AND_ROOTS} or {SOURCES_ONLY})")
     if query.mode == SOURCES_ONLY and not query.sources:
         raise ReachError("sources-only needs at least one source: a search from no root finds nothing")
-    nodes = graph.node_by_key
     bad = [s.key for s in unknown_sources(graph, query.sources, query.unit_sources)]
     if bad:
         raise UnknownSourceError(
@@ -206,12 +206,59 @@ def reach(graph: Graph, query: Query) -> list[ReachResult]:
             + " (a source must name a first-party definition or module)"
         )
 
+    search = _search(graph, query, started)
+    results = []
+    for target in query.targets:
+        results.append(_answer(graph, target, search.reached, search.scope, query, started, search.roots))
+    return results
+
+
+@dataclass(frozen=True)
+class _Search:
+    """What one search from a query's starts found: every reached key's parent, the uncertainties
+    met on the way and how many starts it had. It depends on the graph and the query's sources, mode
+    and depth, never on its targets."""
+
+    reached: dict[str, tuple[str | None, Edge | None, str]]
+    scope: _Uncertainties
+    roots: int
+
+
+# The searches of the last graph asked about, by (sources, unit_sources, mode, max_depth). A Graph
+# is immutable and a new store state is read into a new Graph (the MCP server reads one per stored
+# run), so a server asking many questions of one graph walks it once per kind of query, not once a
+# call; a search cut by a deadline depends on the clock and is never kept.
+_SEARCHES_KEPT = 8
+_searches: tuple[weakref.ref[Graph], dict[tuple[Any, ...], _Search]] | None = None
+
+
+def _search(graph: Graph, query: Query, started: float) -> _Search:
+    global _searches
+    key = (query.sources, query.unit_sources, query.mode, query.max_depth)
+    if query.deadline is None:
+        kept = _searches
+        if kept is not None and kept[0]() is graph and key in kept[1]:
+            return kept[1][key]
+    found = _walk(graph, query, started)
+    if query.deadline is None:
+        kept = _searches
+        if kept is None or kept[0]() is not graph:
+            kept = _searches = (weakref.ref(graph), {})
+        if len(kept[1]) >= _SEARCHES_KEPT:
+            kept[1].pop(next(iter(kept[1])))
+        kept[1][key] = found
+    return found
+
+
+def _walk(graph: Graph, query: Query, started: float) -> _Search:
+    """One breadth-first search from the query's starts; parent pointers give each node's shortest
+    path."""
+    nodes = graph.node_by_key
     starts: list[tuple[str, str]] = [(s.key, "query") for s in query.sources]
     if query.mode == SOURCES_AND_ROOTS:
         starts += [(r.key, r.kind) for r in graph.roots if r.key in nodes]
     fallback = query.mode == SOURCES_AND_ROOTS and bool(graph.stats.get("root_fallback"))
 
-    # one breadth-first search; parent pointers give each node's shortest path
     parent: dict[str, tuple[str | None, Edge | None, str]] = {}
     queue: deque[tuple[str, int]] = deque()
     for key, kind in starts:
@@ -237,13 +284,8 @@ def reach(graph: Graph, query: Query) -> list[ReachResult]:
                 parent[callee] = (key, edge, "")
                 queue.append((callee, depth + 1))
 
-    reached = parent
-    scope = _Uncertainties(graph, reached, fallback, depth_capped, timed_out)
-    roots = sum(1 for prev, _edge, _kind in reached.values() if prev is None)
-    results = []
-    for target in query.targets:
-        results.append(_answer(graph, target, reached, scope, query, started, roots))
-    return results
+    scope = _Uncertainties(graph, parent, fallback, depth_capped, timed_out)
+    return _Search(parent, scope, sum(1 for prev, _edge, _kind in parent.values() if prev is None))
 
 
 def unknown_sources(graph: Graph, sources: Iterable[Source], unit_sources: bool = False) -> list[Source]:
@@ -599,6 +641,7 @@ class _Uncertainties:
         self._names = sorted(self.by_name.items())
         self._starts: dict[str, list[str]] | None = None
         self._project_paths: set[str] | None = None
+        self._reaching_by_key: dict[str, set[str]] = {}  # a kept search answers a target again
 
     def _add(self, scope: tuple[str, str], u: _Pending) -> None:
         where, value = scope
@@ -624,6 +667,9 @@ class _Uncertainties:
         A name concerns the target when a definition of that name reaches it: one search backwards
         from the target per answer, instead of one search forwards per name."""
         key = target.key
+        known = self._reaching_by_key.get(key)
+        if known is not None:
+            return known
         graph = self.graph
         seen = {key} if key in graph.node_by_key or key in graph.in_edges else set()
         queue = deque(seen)
@@ -633,6 +679,7 @@ class _Uncertainties:
                 if (edge.relation in WALKED or edge.kind == "package") and edge.caller not in seen:
                     seen.add(edge.caller)
                     queue.append(edge.caller)
+        self._reaching_by_key[key] = seen
         return seen
 
     def _into_packages(self, target: Target) -> list[_Pending]:

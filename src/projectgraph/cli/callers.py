@@ -48,8 +48,11 @@ def _render(answer: dict[str, Any]) -> list[str]:
         weak = "" if r["confidence"] == "high" else f", {r['confidence']} confidence"
         via = f", {r['via']}" if r.get("via") else ""
         lines.append(f"  {r['key']}  ({r['relation']}, {r['kind']}{weak}{via}{at})")
-    if answer["truncated"]:
-        lines.append(f"  ... {answer['total'] - len(answer['results'])} more (raise --limit)")
+    following = answer["nextCursor"]
+    if following is not None:
+        lines.append(
+            f"  ... {answer['total'] - int(following)} more (raise --limit, or --cursor {following})"
+        )
     if "uncertain" in answer:
         lines += uncertain_lines(answer["uncertain"], "raise --limit")
         lines += status_lines(answer)
@@ -59,16 +62,26 @@ def _render(answer: dict[str, Any]) -> list[str]:
 def _command(name: str, direction: str) -> click.Command:
     @click.command(name)
     @click.argument("symbol")
-    @click.option("--limit", type=int, default=50, show_default=True, help="At most this many results.")
+    @click.option(
+        "--limit", type=int, default=50, show_default=True, help="Results per page (total always given)."
+    )
+    @click.option("--cursor", help="nextCursor of the previous page (the JSON's), for the next one.")
     @project_option
     @overlay_option
     @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
     def command(
-        symbol: str, limit: int, project: Path | None, overlays: tuple[Path, ...], as_json: bool
+        symbol: str,
+        limit: int,
+        cursor: str | None,
+        project: Path | None,
+        overlays: tuple[Path, ...],
+        as_json: bool,
     ) -> None:
         run_query(
             project,
-            lambda e: e.callers(symbol, limit) if direction == "in" else e.callees(symbol, limit),
+            lambda e: (
+                e.callers(symbol, limit, cursor) if direction == "in" else e.callees(symbol, limit, cursor)
+            ),
             as_json,
             _render,
             overlays,

@@ -12,11 +12,20 @@ from projectgraph.cli.callers import status_lines, uncertain_lines
 from projectgraph.cli.overlay import overlay_option
 from projectgraph.cli.project import project_option
 from projectgraph.cli.queries import run_query, where
-from projectgraph.query import UNCERTAIN_LIMIT
+from projectgraph.query import UNCERTAIN_LIMIT, QueryError, answers
+
+LIMIT = 100
+
+
+def _page(answer: dict[str, Any], limit: int, cursor: str | None) -> dict[str, Any]:
+    try:
+        return answers.impact_page(answer, limit, cursor)
+    except answers.CursorError as error:
+        raise QueryError(str(error)) from error
 
 
 def _render(answer: dict[str, Any]) -> list[str]:
-    head = f"{answer['root']}: {len(answer['impacted']) - 1} impacted, {answer['edgeCount']} edges"
+    head = f"{answer['root']}: {answer['total']} impacted, {answer['edgeCount']} edges"
     if answer["uncertain"]["total"]:
         per_depth = ", ".join(f"{d['depth']}: {d['impacted']}+{d['uncertain']}?" for d in answer["byDepth"])
         head += f", {answer['uncertain']['total']} uncertain (by depth {per_depth})"
@@ -26,6 +35,11 @@ def _render(answer: dict[str, Any]) -> list[str]:
             " [uncertain]" if item.get("uncertain") else " [low confidence]" if item["low_confidence"] else ""
         )
         lines.append(f"  {item['depth']}  {item['key']}  {where(item)}{weak}")
+    following = answer["nextCursor"]
+    if following is not None:
+        lines.append(
+            f"  ... {answer['total'] - int(following)} more (raise --limit, or --cursor {following})"
+        )
     lines += uncertain_lines(answer["uncertain"], "raise --uncertain-limit")
     lines += status_lines(answer)
     return lines
@@ -45,6 +59,14 @@ def _render(answer: dict[str, Any]) -> list[str]:
     show_default=True,
     help="At most this many uncertain callers listed (their total is always given).",
 )
+@click.option(
+    "--limit",
+    type=int,
+    default=LIMIT,
+    show_default=True,
+    help="Impacted symbols per page (total always given).",
+)
+@click.option("--cursor", help="nextCursor of the previous page (the JSON's), for the next one.")
 @project_option
 @overlay_option
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
@@ -54,6 +76,8 @@ def command(
     high_confidence: bool,
     include_uncertain: bool,
     uncertain_limit: int,
+    limit: int,
+    cursor: str | None,
     project: Path | None,
     overlays: tuple[Path, ...],
     as_json: bool,
@@ -61,7 +85,9 @@ def command(
     """The reverse dependency radius of SYMBOL, with what might also call it."""
     run_query(
         project,
-        lambda e: e.impact(symbol, depth, not high_confidence, include_uncertain, uncertain_limit),
+        lambda e: _page(
+            e.impact(symbol, depth, not high_confidence, include_uncertain, uncertain_limit), limit, cursor
+        ),
         as_json,
         _render,
         overlays,

@@ -186,13 +186,13 @@ def code_reach(served: ServedProject, args: dict[str, Any]) -> dict[str, Any]:
         results = reach(graph, query)
     except ReachError as error:
         raise ToolError(f"code_reach: {error}") from error
-    paths = {node.key: node.path for node in graph.nodes}
+    nodes = graph.node_by_key  # kept by the graph: no per-call map of every node
     check = _check(served)
     answers = []
     for result in results:
         data = result.to_json()
         data["path"] = [
-            check.mark(hop, paths.get(hop["key"]), hop["site"] and hop["site"]["path"])
+            check.mark(hop, (n := nodes.get(hop["key"])) and n.path, hop["site"] and hop["site"]["path"])
             for hop in data["path"]
         ]
         data["sites"] = check.symbols(data["sites"])

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from projectgraph import keys
 from projectgraph.graph import IMPACT_RELATIONS, RANK
 from projectgraph.link.core import c3_linearize
+from projectgraph.query import answers
 from projectgraph.query import uncertain as unknown
 from projectgraph.reach import WALKED
 from projectgraph.store import sqlite as sql
@@ -168,7 +169,7 @@ class QueryEngine:
         return browse.generation(self.connection)
 
     # ---- neighbours -----------------------------------------------------------------------
-    def _neighbours(self, text: str, direction: str, limit: int) -> dict[str, Any]:
+    def _neighbours(self, text: str, direction: str, limit: int, cursor: str | None = None) -> dict[str, Any]:
         if limit < 1:
             raise QueryError("--limit must be at least 1")
         row = self.resolve(text)
@@ -176,7 +177,10 @@ class QueryEngine:
         other = 0 if direction == "in" else 1
         # strongest first, then by key (ids follow keys), then by site
         edges.sort(key=lambda e: (-RANK[e[4]], e[other], e[5], e[6], e[7], e[2]))
-        shown = edges[:limit]
+        try:
+            shown, following = answers.page(edges, limit, cursor)
+        except answers.CursorError as error:
+            raise QueryError(f"--cursor: {error}") from error
         nodes = sql.nodes_by_ids(self.connection, (e[other] for e in shown))
         results = []
         for e in shown:
@@ -195,7 +199,13 @@ class QueryEngine:
                 }
                 | _via(e)
             )
-        answer = {"symbol": row[1], "total": len(edges), "truncated": len(edges) > limit, "results": results}
+        answer = {
+            "symbol": row[1],
+            "total": len(edges),
+            "truncated": len(shown) < len(edges),
+            "results": results,
+            "nextCursor": following,
+        }
         if direction == "in":
             known = any(e[2] != "references" for e in edges)
             answer |= self._uncertain_of(row, known, limit)
@@ -219,15 +229,16 @@ class QueryEngine:
         }
 
     @_in_snapshot
-    def callers(self, text: str, limit: int = 50) -> dict[str, Any]:
+    def callers(self, text: str, limit: int = 50, cursor: str | None = None) -> dict[str, Any]:
         """The nodes with an edge into the symbol, each with the edge's kind, confidence and site,
-        and the uncertain callers (``query.uncertain``): what might call it that no edge says."""
-        return self._neighbours(text, "in", limit)
+        and the uncertain callers (``query.uncertain``): what might call it that no edge says. One
+        page of ``limit`` from ``cursor`` (``nextCursor`` gives the next, as ``query.answers``)."""
+        return self._neighbours(text, "in", limit, cursor)
 
     @_in_snapshot
-    def callees(self, text: str, limit: int = 50) -> dict[str, Any]:
-        """The nodes the symbol has an edge to."""
-        return self._neighbours(text, "out", limit)
+    def callees(self, text: str, limit: int = 50, cursor: str | None = None) -> dict[str, Any]:
+        """The nodes the symbol has an edge to, one page of ``limit`` from ``cursor``."""
+        return self._neighbours(text, "out", limit, cursor)
 
     # ---- impact and paths -----------------------------------------------------------------
     @_in_snapshot

@@ -48,6 +48,21 @@ def page(items: Sequence[Any], limit: int, cursor: str | None) -> tuple[list[Any
     return list(items[start:end]), (str(end) if end < len(items) else None)
 
 
+def impact_page(answer: dict[str, Any], limit: int, cursor: str | None) -> dict[str, Any]:
+    """An engine impact answer with one page of its impacted symbols in the engine's order (depth,
+    then key), the root first on every page; ``total`` counts every impacted symbol (the CLI's)."""
+    if limit < 1:
+        raise CursorError("--limit must be at least 1")
+    root, *rest = answer["impacted"]
+    items, following = page(rest, limit, cursor)
+    return answer | {
+        "impacted": [root, *items],
+        "total": len(rest),
+        "truncated": len(items) < len(rest),
+        "nextCursor": following,
+    }
+
+
 def is_test_path(path: str) -> bool:
     """A file of tests by the usual layouts (tests/ folders, test_*.py, *_test.go, *.test.ts...)."""
     name = path.rsplit("/", 1)[-1]
