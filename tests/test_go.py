@@ -203,7 +203,7 @@ func F() {
     assert not any(a.target == "ok" for a in index.assignments)
 
 
-def test_function_literals_are_transparent_and_top_level_calls_belong_to_the_file() -> None:
+def test_function_literals_are_scopes_named_by_position_and_top_level_calls_belong_to_the_file() -> None:
     index = index_of(
         """package main
 
@@ -221,12 +221,49 @@ func init() {}
 """
     )
     scopes = {c.callee: c.scope for c in index.calls}
-    assert scopes == {"setup": "", "w.Write": "handler", "work": "main", "run": "main", "cleanup": "main"}
-    assert ("run", "func:") in {(a.target, a.value) for a in index.assignments}
+    assert scopes == {
+        "setup": "",
+        "w.Write": "handler",
+        "work": "main$1",
+        "run": "main",
+        "cleanup": "main$2",
+        "func:main$2": "main",  # called where it is written: a call of the literal by main
+    }
+    assert ("run", "func:main$1") in {(a.target, a.value) for a in index.assignments}
+    assert ("main", "func:main$1") in {(r.scope, r.name) for r in index.references}
+    assert not any(r.name == "func:main$2" for r in index.references)
     kinds = {d.qualname: (d.kind, d.exported) for d in index.definitions}
     assert kinds["handler"] == ("function", False) and kinds["ready"] == ("variable", False)
+    assert kinds["main$1"] == ("function", False) and kinds["main$2"] == ("function", False)
     assert kinds["init"] == ("function", True)  # the runtime calls it: an entry point of a library
     assert index.main_guard
+
+
+def test_literal_names_nest_and_stay_when_another_function_changes() -> None:
+    source = """package p
+
+func (s *S) Run() {
+	outer := func(n int) {
+		inner := func() { s.step(n) }
+		inner()
+	}
+	outer(1)
+	go func() { done() }()
+}
+
+var table = map[string]func(){"a": func() { a() }, "b": func() { b() }}
+"""
+    first = index_of(source)
+    scopes = {c.callee: c.scope for c in first.calls}
+    assert scopes["s.step"] == "S.Run$1$1" and scopes["inner"] == "S.Run$1" and scopes["done"] == "S.Run$2"
+    assert scopes["a"] == "table$1" and scopes["b"] == "table$2"
+    keys_before = {d.qualname for d in first.definitions}
+    assert {"S.Run$1", "S.Run$1$1", "S.Run$2", "table$1", "table$2"} <= keys_before
+    params = {d.qualname: d.params for d in first.definitions}
+    assert [p.name for p in params["S.Run$1"]] == ["n"]
+    # a literal added in another function, above: every name here stays
+    edited = index_of(source.replace("package p\n", "package p\n\nfunc G() { func() {}() }\n"))
+    assert {d.qualname for d in edited.definitions} == keys_before | {"G", "G$1"}
 
 
 def test_references_are_function_values_not_locals() -> None:

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from projectgraph import fileindex
 from projectgraph.gcpause import paused_gc
 
-VERSION = 9
+VERSION = 10
 """projectgraph.VERSION: the link rules. Graph.stats["version"] carries it."""
 
 CONFIDENCE: dict[str, str] = {

@@ -17,8 +17,9 @@ edge from the file to the first file of the package that does work when the pack
 variables with calls, ``init``), which has an ``imports`` edge to each other such file; with none,
 to the package's first file. An external import is an edge to the package's key.
 
-Calls. A bare name resolves to a local binding of the function (a closure, a function value, a
-parameter), then to the package's functions and types (every definition of the name, one per
+Calls. A bare name resolves to a local binding of the function (a function literal, a function
+value, a parameter; in a literal, then those of the functions around it: ``F$1`` sees ``F``'s), then
+to the package's functions and types (every definition of the name, one per
 platform file), then to dot imports; Go's builtins link to nothing. ``pkg.F()`` is a direct edge to
 the function (first party) or to ``import//path//F``. A method call takes the type of its receiver
 from the bindings the index records (declared types, results of calls by position, composite
@@ -31,8 +32,14 @@ interface call); a type parameter of a generic type's methods stays unknown.
 
 Interfaces are structural: a type implements an interface when its method set covers the
 interface's (an ``implements`` edge). A call on an interface value is a member edge to the
-interface's method and a ``cha`` edge to the method of each implementation in the graph; with no
-implementation, the site is an unresolved ``interface-receiver``. Past ``MAX_CHA_SITE``
+interface's method, and then, as VTA reads callees off, a member edge to the method of each
+concrete type the records show flowing to the receiver, when they show every value that does: a
+function's interface result holds what each of its ``return``s gives (a composite literal, a
+concrete result of a call, a value of a concrete type, or the flow of another such result), and
+``var x I = v`` holds ``v``. When the flow is not complete (a parameter, a field, an element, an
+external value), a ``cha`` edge (lower confidence) goes to the method of each implementation in
+the graph and the site is a covered ``interface-receiver`` record (every implementation may run);
+with no implementation, the site is an unresolved ``interface-receiver``. Past ``MAX_CHA_SITE``
 implementations the site keeps its member edge and the interface's method gets the ``cha`` edges,
 once for all its sites (``error``'s ``Error`` has hundreds in the standard library: per site, they
 would be most of the graph). ``error`` (its method key is ``error//Error``) and a few interfaces of
@@ -44,14 +51,19 @@ external function's result with no dependency code, a local type) is
 ``unknown-receiver`` with the method name, as is a call result whose function has two definitions
 with two result types; unless the receiver starts at a package, the call also gets ``name`` edges
 (low) to the first-party methods of that name when there are at most ``MAX_NAME_CANDIDATES``. A
-name no record binds is ``no-definition``. A call of a function value is ``computed-name``: covered
-when the value is a parameter, a field or a variable of a function type, or a function a
-first-party function returned (every function value the program takes is a reference edge where it
-takes it, and a function literal's calls are its maker's), limited to the targets under a package
-when an external call returned it (``cancel`` of ``context.WithCancel``), and concerning every
-target when the records do not say what it holds. A call of a parameter also gets an edge (kind
-``reference``) to each function referenced on the line of a call of its function: the index gives
-no argument positions, so that is what it can tell was passed.
+name no record binds is ``no-definition``. A call of a function value whose functions the
+records name is an edge to each (kind ``assignment``): a variable bound to a function, a method
+value or a literal (``F$1``), a call of a function each of whose ``return``s names functions
+(``makeHook()()``, ``h := Do(b); h()``). Otherwise it is ``computed-name``: covered when the value
+is a parameter, a field or a variable of a function type, or a function a first-party function
+returned (every function value the program takes is a reference edge where it takes it, a function
+literal included: the function that makes it refers to its node, and a call of it where it is
+written, ``func() {...}()``, is a direct edge), limited to the targets under a package when an
+external call returned it (``cancel`` of ``context.WithCancel``), and concerning every target when
+the records do not say what it holds. A call of a parameter also gets an edge (kind ``reference``)
+to each function referenced on the line of a call of its function, and to each function that
+another call on that line returns (``Finish(Do(b))``): the index gives no argument positions, so
+that is what it can tell was passed.
 
 Units of dependency code (``projectgraph.units.go``). A unit linked as a project of its own
 (``context.unit``) takes its module path from its go.mod, else from the unit (a vendored module has
@@ -214,6 +226,9 @@ class _Value(NamedTuple):
     funcs: tuple[DefInfo, ...] = ()
     key: str = ""  # ext_func: the external key
     why: str = ""  # unknown: the reason an unresolved site gives
+    # a value of an interface type: the concrete types the records show flow to it, when they show
+    # every value that does (a function's results: each ``return``); empty when they do not
+    flow: tuple[_Type, ...] = ()
 
 
 _UNKNOWN = _Value("unknown", why="unknown-receiver")
@@ -287,7 +302,7 @@ class GoLinker:
                 owner = d.qualname.rpartition(".")[0]
                 if not gofile.excluded:
                     package.methods.setdefault((owner, d.name), []).append(info)
-            elif not gofile.excluded:
+            elif not gofile.excluded and "$" not in d.qualname:  # a literal has no name of the package
                 package.scope.setdefault(d.qualname, []).append(info)
         for a in index.assignments:
             gofile.bindings.setdefault((a.scope, a.target), []).append(a)
@@ -318,7 +333,7 @@ class GoLinker:
             if info.definition.kind == "method":
                 owner = qualname.rpartition(".")[0]
                 overlay.methods[(owner, info.definition.name)] = [info]
-            else:
+            elif "$" not in qualname:
                 overlay.scope[qualname] = [info]
         return overlay
 
@@ -377,6 +392,8 @@ class GoLinker:
         gofile = self.files[info.path]
         if gofile.excluded or gofile.path.endswith("_test.go") or gofile.package == "main":
             return ""
+        if "$" in info.qualname:
+            return ""  # a function literal: no other package can name it
         module = gofile.module
         if module is not None and module.path == "std":
             relative = gofile.folder[len(module.root) + 1 :] if module.root else gofile.folder
@@ -484,7 +501,9 @@ class GoLinker:
             self._call(gofile, call)
         for ref in index.references:
             self._reference(gofile, ref.scope, ref.name, ref.line, Site(path, ref.line, ref.column))
-        for (scope, _name), bound in gofile.bindings.items():
+        for (scope, name), bound in gofile.bindings.items():
+            if name.startswith("return"):
+                continue  # a returned composite literal is an instantiation where it is written
             for assignment in bound:
                 if assignment.value.startswith("type:") and not self._is_receiver(gofile, assignment):
                     self._made(
@@ -549,6 +568,11 @@ class GoLinker:
             # type an instantiation reference, never a call edge
             self._made(gofile, call.scope, call.callee, site, "references", made=True)
             return
+        if call.callee.startswith("func:"):  # a function literal called where it is written
+            literal = gofile.defs.get(call.callee[5:])
+            if literal is not None:
+                self.builder.edge(caller, literal.key, "calls", "direct", site)
+            return
         if call.callee.endswith("()") and not call.name:  # `f()()`: a call of what a call returned
             self._call_result_call(gofile, caller, site, call)
             return
@@ -567,6 +591,10 @@ class GoLinker:
         package's code: the site concerns the targets under the package."""
         function = self._resolve(gofile, call.scope, call.callee[:-2], call.line)
         if function.kind == "funcs":
+            result = self._result(function, 0)
+            if result.kind == "funcs":  # each function its `return`s give
+                self._call_value(caller, site, call, result, "assignment")
+                return
             self._unresolved(caller, site, "computed-name", "", call.text, covered=True)
         elif function.kind == "ext_func" and function.package:
             prefix = keys.external(function.package, LANGUAGE)
@@ -645,7 +673,7 @@ class GoLinker:
             typ = receiver.type
             if not self._has_member(typ, name) and _NAME.fullmatch(call.receiver or ""):
                 typ = self._shadowed(gofile, call, typ)
-            self._method_call(gofile, caller, site, call, typ)
+            self._method_call(gofile, caller, site, call, typ, receiver.flow if typ == receiver.type else ())
             return
         reason = receiver.why if receiver.why in ("limit", "no-dependency-source") else "unknown-receiver"
         self._unresolved(caller, site, reason, name, call.text)
@@ -702,7 +730,9 @@ class GoLinker:
                 return value.type
         return typ
 
-    def _method_call(self, gofile: _File, caller: str, site: Site, call: Call, typ: _Type) -> None:
+    def _method_call(
+        self, gofile: _File, caller: str, site: Site, call: Call, typ: _Type, flow: tuple[_Type, ...] = ()
+    ) -> None:
         name = call.name
         if typ.kind in ("slice", "map", "chan", "builtin") and typ.name != "error":
             self._unresolved(caller, site, "no-definition", name, call.text)
@@ -712,15 +742,27 @@ class GoLinker:
             declared = self._lookup_method(typ, name)
             for target in declared:
                 self._target_edge(caller, target, site, "member")
+            flowed = [self._lookup_method(concrete, name) for concrete in flow]
+            if flowed and all(flowed):
+                # the records show every value that reaches the receiver: the methods of their
+                # types run, not those of every implementation (as VTA reads them off)
+                for targets in flowed:
+                    for target in targets:
+                        self._target_edge(caller, target, site, "member")
+                return
             targets = self._dispatch_targets(typ, interface, name)
             if not targets:
                 self._unresolved(caller, site, "interface-receiver", name, call.text)
-            elif len(targets) <= MAX_CHA_SITE or not declared:
+                return
+            if len(targets) <= MAX_CHA_SITE or not declared:
                 for target in targets:
                     self._target_edge(caller, target, site, "cha")
             else:  # many implementations: the interface's method joins them once, not every site
                 for method in declared:
                     self._dispatch(method, typ, targets)
+            # the flow does not say which values reach the receiver: every implementation may run
+            # (the cha edges, of lower confidence), and the site says so
+            self._unresolved(caller, site, "interface-receiver", name, call.text, covered=True)
             return
         targets = self._lookup_method(typ, name)
         if targets:
@@ -812,7 +854,8 @@ class GoLinker:
     @cached_property
     def _passed(self) -> dict[str, list[str]]:
         """The functions passed to each first-party function (their keys, first party or external):
-        the references on the line of a call.
+        the references on the line of a call, and the functions that the other calls on the line
+        return (``Finish(Do(b))`` passes what ``Do`` returns).
 
         The index gives no argument positions, so every function referenced on the line of a call
         counts as passed to the callee (a later line of a multi-line call is missed: the site stays
@@ -822,16 +865,24 @@ class GoLinker:
             by_line: dict[tuple[str, int], list[str]] = {}
             for ref in gofile.index.references:
                 by_line.setdefault((ref.scope, ref.line), []).append(ref.name)
-            if not by_line:
-                continue
+            calls_by_line: dict[tuple[str, int], list[Call]] = {}
             for call in gofile.index.calls:
-                names = by_line.get((call.scope, call.line))
-                if not names or call.new or call.callee == "<expr>":
+                if not call.new and call.callee != "<expr>":
+                    calls_by_line.setdefault((call.scope, call.line), []).append(call)
+            for call in gofile.index.calls:
+                names = by_line.get((call.scope, call.line), [])
+                others = calls_by_line.get((call.scope, call.line), [])
+                if (not names and len(others) < 2) or call.new or call.callee == "<expr>":
                     continue
                 callee = self._resolve(gofile, call.scope, call.callee, call.line)
                 if callee.kind != "funcs":
                     continue
                 values = [self._resolve(gofile, call.scope, name, call.line) for name in names]
+                for other in others:
+                    if other is not call and other.callee[-2:] != "()":
+                        made = self._resolve(gofile, other.scope, other.callee, other.line)
+                        if made.kind == "funcs":
+                            values.append(self._result(made, 0))
                 functions = [i.key for v in values if v.kind == "funcs" for i in v.funcs if _is_function(i)]
                 functions += [v.key for v in values if v.kind == "ext_func"]
                 for target in callee.funcs:
@@ -850,7 +901,11 @@ class GoLinker:
 
     # ---- values ------------------------------------------------------------------------------
     def _resolve(self, gofile: _File, scope: str, text: str, line: int) -> _Value:
-        """The value of a receiver chain (``a.B().C``, ``x.(T)``, ``pkg.T{}``, ``m[]``)."""
+        """The value of a receiver chain (``a.B().C``, ``x.(T)``, ``pkg.T{}``, ``m[]``), or of a
+        function literal (``func:F$1``)."""
+        if text.startswith("func:"):
+            literal = gofile.defs.get(text[5:])
+            return _Value("funcs", funcs=(literal,)) if literal is not None else _Value("closure")
         segments = _segments(text)
         if not segments:
             return _UNKNOWN
@@ -904,7 +959,12 @@ class GoLinker:
         return _UNKNOWN
 
     def _name(self, gofile: _File, scope: str, name: str, line: int) -> _Value:
-        """What a bare name means at a line of a scope: a local, a package name, an import."""
+        """What a bare name means at a line of a scope: a local, a package name, an import. A
+        function literal sees the names of the functions around it (``F$1`` those of ``F``)."""
+        while "$" in scope and (scope, name) not in gofile.bindings:
+            if name in self._param_names(gofile, scope):
+                break
+            scope = scope.rpartition("$")[0]
         if scope and (scope, name) in gofile.bindings:
             slot = (gofile.path, scope, name, line)
         elif scope and name in self._param_names(gofile, scope):
@@ -985,11 +1045,30 @@ class GoLinker:
         typed: _Value | None = None
         for assignment in reversed(before):
             value = self._assigned(gofile, assignment)
+            if value.kind == "value" and value.type is not None and not value.flow:
+                held = [a for a in before if a.line == assignment.line and a.value.startswith("holds:")]
+                if held and self._interface_methods(value.type) is not None:
+                    return value._replace(flow=self._held_types(gofile, held))
             if value.kind != "unknown":
                 return value
             if typed is None:
                 typed = value
         return typed
+
+    def _held_types(self, gofile: _File, held: list[Assignment]) -> tuple[_Type, ...]:
+        """The concrete types ``var x I = v`` puts in an interface (empty when one is not known)."""
+        found: dict[_Type, None] = {}
+        for fact in held:
+            value = self._assigned(gofile, fact._replace(value=fact.value[6:]))
+            if value.kind != "value" or value.type is None:
+                return ()
+            if value.flow:
+                found.update(dict.fromkeys(value.flow))
+            elif value.type.kind == "fp" and self._interface_methods(value.type) is None:
+                found[value.type] = None
+            else:
+                return ()
+        return tuple(found)
 
     def _param_names(self, gofile: _File, scope: str) -> frozenset[str]:
         slot = (gofile.path, scope)
@@ -1072,8 +1151,9 @@ class GoLinker:
             if (typ.kind == "chan" and position == "0") or (typ.kind in ("slice", "map") and position == "1"):
                 return _Value("value", type=typ.elem)
             return _UNKNOWN
-        if kind == "func":
-            return _Value("closure")
+        if kind == "func":  # a function literal (an index before its nodes: its maker's body)
+            literal = gofile.defs.get(text) if text else None
+            return _Value("funcs", funcs=(literal,)) if literal is not None else _Value("closure")
         if kind == "constraint":  # a type parameter: a conversion to it runs no code
             return _Value("closure")
         return _UNKNOWN
@@ -1095,15 +1175,54 @@ class GoLinker:
             if position >= len(returns) or not returns[position]:
                 results.append(_UNKNOWN)
                 continue
-            if returns[position] == "func":  # a function the function made or refers to: covered
-                results.append(_Value("covered"))
-                continue
             typ = self._type(self.files[info.path], returns[position])
-            if typ is not None and self._is_func_type(typ):
-                results.append(_Value("covered"))
+            if returns[position] == "func" or (typ is not None and self._is_func_type(typ)):
+                # the functions its `return`s give; with one the records do not name, a function
+                # the function made or refers to (a reference edge of its own): covered
+                returned = self._returned(info, position)
+                results.append(returned if returned is not None else _Value("covered"))
+                continue
+            if typ is not None and self._interface_methods(typ) is not None:
+                results.append(_Value("value", type=typ, flow=self._returned_types(info, position)))
                 continue
             results.append(_Value("value", type=typ) if typ is not None else _UNKNOWN)
         return _agree(results)
+
+    def _returns(self, info: DefInfo, position: int) -> list[_Value] | None:
+        """The value of each ``return`` of a function at a result position (None with none)."""
+        gofile = self.files[info.path]
+        target = f"return#{position}" if position else "return"
+        facts = gofile.bindings.get((info.definition.qualname, target))
+        if not facts:
+            return None
+        return [self._assigned(gofile, fact) for fact in facts]
+
+    def _returned(self, info: DefInfo, position: int) -> _Value | None:
+        """The functions a function returns at a position, when each ``return`` names them."""
+        values = self._returns(info, position)
+        if values is None or any(v.kind != "funcs" for v in values):
+            return None
+        found = {i.key: i for v in values for i in v.funcs if _is_function(i)}
+        return _Value("funcs", funcs=tuple(found.values())) if found else None
+
+    def _returned_types(self, info: DefInfo, position: int) -> tuple[_Type, ...]:
+        """The concrete types a function returns through an interface result, when each ``return``
+        gives them (a composite literal, a call of a function whose result is concrete, a value of
+        a concrete type); empty when one does not."""
+        values = self._returns(info, position)
+        if values is None:
+            return ()
+        found: dict[_Type, None] = {}
+        for value in values:
+            if value.kind != "value" or value.type is None:
+                return ()
+            if value.flow:
+                found.update(dict.fromkeys(value.flow))
+            elif value.type.kind == "fp" and self._interface_methods(value.type) is None:
+                found[value.type] = None
+            else:
+                return ()  # an interface value with no flow of its own, an external type, a container
+        return tuple(found)
 
     def _ext_result(self, function: _Value, position: int) -> _Value:
         """Result ``position`` of an external function or method, read from the definition in the

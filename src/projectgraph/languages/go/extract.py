@@ -13,11 +13,17 @@ Imports. One ``Import`` per import spec: ``module`` is the import path, ``alias`
 import. The package name an import binds with no alias is the linker's business (it is the
 package clause of the imported files, not always the last path element).
 
-Scopes. Only top-level functions and methods are scopes (Go has no nested named functions), plus a
-top-level ``var f = func(...) {...}``, which is a definition ``f`` of kind function. A function
-literal is transparent: its calls belong to the declaration around it, and a call of a name bound
-to one (``fn := func() {...}; fn()``) is bound to ``func:`` so the linker knows the body is
-already there. Calls in package-level variable values belong to the top level ``""``.
+Scopes. Top-level functions and methods are scopes (Go has no nested named functions), and so is
+a top-level ``var f = func(...) {...}``, a definition ``f`` of kind function. Each other function
+literal is a scope and a definition of kind function of its own, named after the function around
+it and its position among that function's literals, as the Go compiler names them: ``F$1``,
+``F$2``, ``F$1$1`` (a literal in ``F$1``), ``T.M$1`` in a method; a literal in a package
+variable's value is named after the variable (``handlers$1``). An edit elsewhere in the file keeps
+the names. A literal's calls, bindings and references are its own; it sees the names of the
+functions around it (the linker looks a name up there when the literal does not bind it). Calls in
+package-level variable values belong to the top level ``""``. Lookups by position take the
+innermost scope that starts *before* a node, so a call ``func() {...}()`` (which starts where its
+literal does) belongs to the function around the literal.
 
 Definitions. Functions (``F``), methods (``Type.Method``, with ``bases`` the receiver type as
 written without type arguments: ``("*Circle",)`` or ``("Circle",)``), types at the top level:
@@ -41,11 +47,13 @@ Calls. ``callee`` is the dotted text with the arguments dropped; ``receiver`` th
 last selector, where a call result is written ``F()``: ``h.NewTokenizer(r).Next()`` has receiver
 ``h.NewTokenizer()`` and name ``Next``. A type assertion is ``x.(T)``, a composite literal ``T{}``,
 an index ``a[]``; any other receiver is ``<expr>``. A call of a call's result has the inner call as
-callee and no name (``chtmpdir(t)()`` has callee ``chtmpdir()``). Generic instantiations drop their
+callee and no name (``chtmpdir(t)()`` has callee ``chtmpdir()``). A function literal called where
+it is written (``func() {...}()``, ``defer func() {...}()``, ``go func(x int) {...}(y)``) is a
+call with callee ``func:<qualname>`` (``func:F$1``) and that name. Generic instantiations drop their
 type arguments (``F[int](x)`` is a call of ``F``, and so is ``F[k](x)`` of a slice or map of
 functions: the linker tells them apart by what ``F`` holds). A composite literal of a named type is
-a call with ``new`` set (``T{}``, ``&pkg.T{}``). A call of a function literal is not recorded (its
-body is part of the caller already), nor are conversions to unnamed types (``[]byte(s)``).
+a call with ``new`` set (``T{}``, ``&pkg.T{}``). Conversions to unnamed types (``[]byte(s)``) are
+not recorded.
 
 Bindings (``Assignment``). ``value`` is ``call:<callee>`` for the first result of a call and
 ``call:<callee>#<n>`` for result ``n`` (``n, err := f()`` binds ``n`` to ``call:f`` and ``err`` to
@@ -54,21 +62,29 @@ literals, receivers as ``type:*Circle`` in the method's scope), a composite lite
 or a type assertion (in a type switch, each case with one type binds the alias on the case's line);
 ``name:<x>`` for a plain name or selector (``f := pkg.F``); ``elem:<x>`` for an element of ``x``
 (``x[i]``, ``<-x``); ``range:<x>#<n>`` for the ``n``-th variable of a ``range`` over ``x``;
-``func:`` for a function literal; ``constraint:<C>`` for a type parameter ``T`` of a function
-(``func F[T fmt.Stringer](x T)`` binds ``T`` to ``constraint:fmt.Stringer`` in ``F``). The blank
-name ``_`` binds nothing. Package variables give
-bindings in the top-level scope ``""``.
+``func:<qualname>`` for a function literal (``fn := func() {...}`` binds ``fn`` to ``func:F$1``)
+and ``call:func:<qualname>`` for what one called at once returns; ``constraint:<C>`` for a type
+parameter ``T`` of a function (``func F[T fmt.Stringer](x T)`` binds ``T`` to
+``constraint:fmt.Stringer`` in ``F``). The blank name ``_`` binds nothing. Package variables give
+bindings in the top-level scope ``""``. A ``return`` binds the target ``return`` (the first result)
+and ``return#<n>`` (result ``n``) of the function or literal around it to what each value gives
+(``return A{}, nil`` -> ``return`` = ``type:A``); ``return`` is a keyword, so no name is bound so.
+A ``var`` with a declared type and a value binds the type and ``holds:<value>`` on the same line
+(``var l Logger = &File{}`` -> ``type:Logger`` and ``holds:type:File``): what flows into the
+interface.
 
 References. Identifiers and selectors passed as arguments, put in composite literals, sent on a
 channel, stored in a field or an element, or returned are references, except names the enclosing
-function binds itself (parameters, receivers, locals), which can hold no function that the records
-could name; a selector on one (``s.handle``) may be a method value and is kept.
+function (or a function around its literal) binds itself (parameters, receivers, locals), which can
+hold no function that the records could name; a selector on one (``s.handle``) may be a method value
+and is kept. A function literal not called where it is written is a reference ``func:<qualname>``
+of the function around it (it is passed, stored, bound or returned: whoever holds it may call it).
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -101,6 +117,7 @@ _KINDS = (
     "range",
     "typeswitch",
     "closure",
+    "return",
     "call",
     "call.generic",
     "literal",
@@ -284,11 +301,26 @@ class _Extractor:
         self.ends: list[int] = [_SENTINEL_END]
         self.scopes: list[str] = [""]
         self.locals: list[set[str]] = [set()]
+        self.parents: list[int] = [0]  # the entry around each entry (0 for a declaration)
+        self.literals: dict[int, int] = {}  # a function literal's start byte -> its entry
+        self.literal_names: dict[int, str] = {}  # a function literal's start byte -> its qualname
         self.signatures: dict[int, tuple[tuple[Param, ...], tuple[str, ...]]] = {}  # params, results
 
     def scope_entry(self, start: int) -> int:
-        j = bisect_right(self.starts, start) - 1
-        return j if self.ends[j] > start else 0
+        """The innermost entry around a node starting at ``start``: one that starts before it (a
+        node that starts where a literal does, as the call ``func() {...}()``, is outside it)."""
+        j = bisect_left(self.starts, start) - 1
+        while j > 0 and self.ends[j] <= start:
+            j = self.parents[j]
+        return j if j > 0 else 0
+
+    def is_local(self, entry: int, name: str) -> bool:
+        """Whether a function binds ``name`` itself, or a function around its literal does."""
+        while entry:
+            if name in self.locals[entry]:
+                return True
+            entry = self.parents[entry]
+        return False
 
     def line_text(self, node: Node) -> str:
         return short_text(self.source[node.start_byte : node.end_byte], CALL_TEXT_MAX)
@@ -324,6 +356,8 @@ class _Extractor:
             self._type_switch(captures)
         for captures in groups["closure"]:
             self._closure(captures)
+        for captures in groups["return"]:
+            self._return(captures["return"][0], captures["values"][0])
         for captures in groups["call"]:
             self._call(captures["call"][0], captures["function"][0], captures["args"][0])
         for captures in groups["call.generic"]:
@@ -369,6 +403,7 @@ class _Extractor:
             names = self._signature(node, captures) | {receiver}
             entries.append((node.start_byte, node.end_byte, f"{owner}.{_text(captures['name'][0])}", names))
         functions = sorted((start, end) for start, end, _, _ in entries)
+        defined: set[int] = set()  # the literals of `var f = func...`, which are the definitions f
         for captures in groups["var"]:
             node = captures["var"][0]
             j = bisect_right(functions, (node.start_byte, _SENTINEL_END)) - 1
@@ -381,16 +416,54 @@ class _Extractor:
                 if literal.type == "func_literal":
                     params = {p.name for p in _params(literal.child_by_field_name("parameters"))}
                     entries.append((literal.start_byte, literal.end_byte, _text(declared[0]), params))
+                    defined.add(literal.start_byte)
         entries.sort(key=lambda e: (e[0], -e[1]))
+        declarations: list[tuple[int, int, str, set[str], Node | None]] = []
         for start, end, qualname, names in entries:
-            if start < self.ends[-1] and len(self.starts) > 1:
+            if declarations and start < declarations[-1][1]:
                 continue  # nested in the previous entry: only a broken parse gives that
+            declarations.append((start, end, qualname, names, None))
+        for captures in groups["closure"]:
+            node = captures["closure"][0]
+            if node.start_byte not in defined:
+                declarations.append((node.start_byte, node.end_byte, "", set(), node))
+        declarations.sort(key=lambda e: (e[0], -e[1]))
+        open_entries: list[int] = []  # the entries around the current position, outermost first
+        counts: dict[str, int] = {}
+        for start, end, qualname, names, made in declarations:
+            while open_entries and self.ends[open_entries[-1]] <= start:
+                open_entries.pop()
+            parent = open_entries[-1] if open_entries else 0
+            if made is not None:
+                # a function literal is named after the function around it and its position among
+                # that function's literals (F$1, F$1$1, T.M$2), as the Go compiler names them; at
+                # the top level, after the package variable whose value holds it
+                owner = self.scopes[parent] if parent else _package_variable(made)
+                counts[owner] = counts.get(owner, 0) + 1
+                qualname = f"{owner}${counts[owner]}"
+                names = self._literal_signature(made)
+                self.literals[start] = len(self.starts)
+            elif open_entries:
+                continue  # a declaration inside a literal: only a broken parse gives that
             self.starts.append(start)
             self.ends.append(end)
             self.scopes.append(qualname)
+            self.parents.append(parent)
             names.discard("")
             names.discard("_")
             self.locals.append(names)
+            open_entries.append(len(self.starts) - 1)
+        self.literal_names = {start: self.scopes[entry] for start, entry in self.literals.items()}
+
+    def _literal_signature(self, literal: Node) -> set[str]:
+        """Read a function literal's parameters and results once; the names they bind."""
+        params = _params(literal.child_by_field_name("parameters"))
+        result = literal.child_by_field_name("result")
+        self.signatures[literal.start_byte] = (params, _results(result))
+        names = {p.name for p in params}
+        if result is not None and result.type == "parameter_list":
+            names.update(p.name for p in _params(result) if p.name)
+        return names
 
     def _signature(self, node: Node, captures: _Captures) -> set[str]:
         """Read the parameters and results of a declaration once; the names they bind."""
@@ -461,7 +534,9 @@ class _Extractor:
     ) -> None:
         doc, directives = self._doc(node)
         line, column = node.start_point
-        exported = name[:1].isupper() and all(part[:1].isupper() for part in qualname.split("."))
+        exported = (
+            name[:1].isupper() and all(part[:1].isupper() for part in qualname.split(".")) and "$" not in name
+        )
         if qualname == "init" and kind == "function":
             exported = True  # the runtime calls it when the package loads: an entry point of a library
         self.definitions.append(
@@ -617,9 +692,14 @@ class _Extractor:
         if top_level and len(values) == 1 and values[0].type == "func_literal" and names[0] in self.scopes:
             return  # `var f = func...` is the definition f
         if declared:
-            for name in names:
+            for position, name in enumerate(names):
                 if name != "_":
                     self.assignments.append(_new(Assignment, (line, scope, name, f"type:{declared}")))
+                    if len(values) != len(names):
+                        continue
+                    held = _binding(values[position], self.source, self.literal_names)
+                    if held is not None:  # what an interface of that type holds
+                        self.assignments.append(_new(Assignment, (line, scope, name, f"holds:{held}")))
             return
         self._bind_all(names, values, line, scope)
 
@@ -646,7 +726,7 @@ class _Extractor:
 
     def _bind_all(self, names: list[str], values: list[Node], line: int, scope: str) -> None:
         if len(values) == 1 and len(names) > 1:
-            first = _binding(values[0], self.source)
+            first = _binding(values[0], self.source, self.literal_names)
             if first is None:
                 return
             kind = first.partition(":")[0]
@@ -668,7 +748,7 @@ class _Extractor:
                 continue
             if name == "_":
                 continue
-            bound = _binding(value_node, self.source)
+            bound = _binding(value_node, self.source, self.literal_names)
             if bound is None:
                 continue
             value = bound
@@ -719,15 +799,47 @@ class _Extractor:
                 self.assignments.append(_new(Assignment, (line, scope, name, f"name:{value}")))
 
     def _closure(self, captures: _Captures) -> None:
+        """A function literal is a definition (kind function) of its own scope; the function that
+        makes it refers to it (whoever it is passed, stored or returned to may call it) unless it
+        calls it where it is written."""
         node = captures["closure"][0]
+        entry = self.literals.get(node.start_byte)
+        if entry is None:
+            return  # `var f = func...`: the definition f
+        qualname = self.scopes[entry]
+        params, results = self.signatures[node.start_byte]
+        body = node.child_by_field_name("body")
+        self._definition(
+            node, "function", qualname.rpartition(".")[2], qualname, body, params=params, returns=results
+        )
+        parent = node.parent
+        function = parent.child_by_field_name("function") if parent is not None else None
+        if (
+            parent is not None
+            and parent.type == "call_expression"
+            and function is not None
+            and function.start_byte == node.start_byte
+            and function.type == "func_literal"
+        ):
+            return  # called where it is written: the call is the maker's edge
+        line, column = node.start_point
+        scope = self.scopes[self.parents[entry]]
+        self.references.append(_new(Reference, (line + 1, column, scope, f"func:{qualname}")))
+
+    def _return(self, node: Node, values: Node) -> None:
+        """``return a, b``: result ``n`` of the function holds what value ``n`` gives (the target
+        ``return`` for the first result, ``return#<n>`` for the others)."""
         entry = self.scope_entry(node.start_byte)
-        params = _params(captures["parameters"][0])
-        if entry:
-            self.locals[entry].update(p.name for p in params)
-        line, scope = node.start_point[0] + 1, self.scopes[entry]
-        for param in params:
-            if param.name and param.name != "_" and param.type:
-                self.assignments.append(_new(Assignment, (line, scope, param.name, f"type:{param.type}")))
+        if not entry:
+            return
+        scope = self.scopes[entry]
+        line = node.start_point[0] + 1
+        items = [child for child in values.named_children if child.type != "comment"]
+        for position, item in enumerate(items):
+            bound = _binding(item, self.source, self.literal_names)
+            if bound is not None:
+                target = f"return#{position}" if position else "return"
+                self.assignments.append(_new(Assignment, (line, scope, target, bound)))
 
     # ---- calls ------------------------------------------------------------------------------
     def _call(self, node: Node, function: Node, args: Node) -> None:
@@ -741,9 +853,13 @@ class _Extractor:
             receiver = receiver or None
         else:
             kind = function.type
-            if kind == "func_literal":
-                return  # its body is part of the caller already
-            if kind == "selector_expression":
+            if kind == "func_literal":  # a literal called where it is written: a call of its node
+                entry = self.literals.get(function.start_byte)
+                if entry is None:
+                    return
+                name = self.scopes[entry]
+                callee, receiver = f"func:{name}", None
+            elif kind == "selector_expression":
                 name = _text(function.child_by_field_name("field"))
                 receiver = chain(function.child_by_field_name("operand")) or "<expr>"
             elif kind in (
@@ -776,7 +892,7 @@ class _Extractor:
                 return  # a conversion to an unnamed type runs no code
             else:
                 receiver, name = "<expr>", ""
-            if kind != "call_expression":
+            if kind not in ("call_expression", "func_literal"):
                 callee = f"{receiver}.{name}" if receiver else name
                 if not name:
                     callee = "<expr>"
@@ -834,7 +950,7 @@ class _Extractor:
         entry = self.scope_entry(start)
         # a local name holds no function the records could name; a selector on one may be a method
         # value (`s.handle`), which the linker tells from a field
-        if written in self.locals[entry] or written in _NOT_REFERENCES:
+        if written in _NOT_REFERENCES or self.is_local(entry, written):
             return
         line, column = node.start_point
         self.references.append(_new(Reference, (line + 1, column, self.scopes[entry], written)))
@@ -868,6 +984,15 @@ def _element(written: str) -> str:
     return ""
 
 
+def _package_variable(literal: Node) -> str:
+    """The package variable whose value holds a top-level function literal (``init`` if none)."""
+    node: Node | None = literal.parent
+    while node is not None and node.type != "var_spec":
+        node = node.parent
+    names = node.children_by_field_name("name") if node is not None else []
+    return _text(names[0]) if names else "init"
+
+
 def _first(captures: _Captures, name: str) -> Node | None:
     found = captures.get(name)
     return found[0] if found else None
@@ -898,11 +1023,11 @@ def _receiver(node: Node) -> tuple[str, str]:
     return "", ""
 
 
-def _binding(node: Node, source: bytes) -> str | None:
+def _binding(node: Node, source: bytes, literals: dict[int, str]) -> str | None:
     """What a value expression gives a name it is bound to (see the module doc), or None."""
     kind = node.type
     if kind == "parenthesized_expression" and node.named_child_count == 1:
-        return _binding(node.named_children[0], source)
+        return _binding(node.named_children[0], source, literals)
     if kind == "call_expression":
         args = node.child_by_field_name("arguments")
         if args is not None:
@@ -910,8 +1035,11 @@ def _binding(node: Node, source: bytes) -> str | None:
             if _CALLEE.fullmatch(callee) and callee != "new":  # the common case, read from the bytes
                 return f"call:{callee}"
         function = node.child_by_field_name("function")
-        if function is None or function.type == "func_literal":
+        if function is None:
             return None
+        if function.type == "func_literal":  # what a literal called at once returns
+            name = literals.get(function.start_byte)
+            return f"call:func:{name}" if name else None
         if function.type == "identifier" and _text(function) == "new":
             args = node.child_by_field_name("arguments")
             if args is not None and args.named_child_count == 1:
@@ -938,7 +1066,7 @@ def _binding(node: Node, source: bytes) -> str | None:
         if operand is None:
             return None
         if operator == "&":
-            return _binding(operand, source)
+            return _binding(operand, source, literals)
         if operator == "*":
             written = chain(operand)
             return None if written is None else f"name:{written}"
@@ -957,7 +1085,8 @@ def _binding(node: Node, source: bytes) -> str | None:
         written = chain(node.child_by_field_name("operand"))
         return None if written is None else f"elem:{written}"
     if kind == "func_literal":
-        return "func:"
+        name = literals.get(node.start_byte)
+        return f"func:{name}" if name else "func:"
     return None
 
 

@@ -5,8 +5,7 @@
 (package_clause (package_identifier) @name) @package
 (import_spec name: (_)? @alias path: (_) @path) @import
 
-; Declarations. Only top-level functions and methods open a scope: a function literal's calls
-; belong to the function around it (see extract.py).
+; Declarations. Functions, methods and function literals open scopes (see extract.py).
 (function_declaration
   name: (identifier) @name
   type_parameters: (_)? @type_parameters
@@ -30,6 +29,8 @@
 (range_clause left: (expression_list) @left right: (_) @right) @range
 (type_switch_statement alias: (expression_list) @alias) @typeswitch
 (func_literal parameters: (parameter_list) @parameters) @closure
+; what a function returns, by position: the values that flow out of its calls
+(return_statement (expression_list) @values) @return
 
 ; Calls: `f()`, `pkg.F()`, `x.M()`, chained `a.B().C()`; `F[int](x)` parses as a conversion of a
 ; generic type; a composite literal `T{}` / `&T{}` makes a value of T (a constructor).
