@@ -50,10 +50,15 @@ def test_seed_associated_function_binds_its_return_type() -> None:
 
 def test_seed_trait_receivers_are_cha_edges() -> None:
     graph = case_graph("trait_dispatch")
-    for caller in ("run_one", "run_generic", "run_impl", "through_box"):
+    for caller in ("run_one", "run_generic", "run_impl"):
         for impl in ("Echo", "Upper"):
             edge = _edge(graph, f"src/lib.rs//{caller}", f"src/plugins.rs//{impl}//run")
             assert (edge.kind, edge.confidence) == ("cha", "medium")
+    # a Box<dyn Plugin> a function returns holds what its body ends in (Box::new(Echo)): no cha
+    assert _edge(graph, "src/lib.rs//through_box", "src/plugins.rs//Echo//run").kind == "member"
+    assert not any(
+        e.caller == "src/lib.rs//through_box" and e.callee == "src/plugins.rs//Upper//run" for e in graph.edges
+    )
     # a default method: member to it, cha to the override
     assert _edge(graph, "src/lib.rs//run_where", "src/plugins.rs//Plugin//name").kind == "member"
     assert _edge(graph, "src/lib.rs//run_where", "src/plugins.rs//Upper//name").kind == "cha"
@@ -272,3 +277,37 @@ def test_edition_2015_use_paths_start_at_the_crate_root(tmp_path: Path) -> None:
     graph = fixture_graph(tmp_path)
     assert _edge(graph, "src/private.rs//go", "src/de.rs//V//visit").kind == "cha"
     assert not graph.unresolved
+
+
+def test_closures_are_nodes_named_by_position() -> None:
+    index = index_source(
+        "rust",
+        """pub struct Job;
+impl Job {
+    fn step(&self) {}
+    pub fn run(&self) {
+        let go = || self.step();
+        go();
+        apply(|x: i32| leaf(x));
+        let outer = move |n| { let inner = || leaf(n); inner() };
+        outer(1);
+        (|| leaf(0))();
+    }
+}
+fn leaf(x: i32) {}
+fn apply(f: impl Fn(i32)) { f(1) }
+fn make() -> impl Fn() { || leaf(2) }
+""",
+        "src/lib.rs",
+    )
+    kinds = {d.qualname: (d.kind, d.exported) for d in index.definitions}
+    closures = {"Job.run$1", "Job.run$2", "Job.run$3", "Job.run$3$1", "Job.run$4", "make$1"}
+    assert closures <= set(kinds) and all(kinds[q] == ("function", False) for q in closures)
+    scopes = {(c.callee, c.scope) for c in index.calls}
+    assert {("self.step", "Job.run$1"), ("leaf", "Job.run$3$1"), ("inner", "Job.run$3")} <= scopes
+    assert ("closure:Job.run$4", "Job.run") in scopes  # called where it is written
+    bindings = {(a.scope, a.target, a.value) for a in index.assignments}
+    assert ("Job.run", "go", "closure:Job.run$1") in bindings
+    assert ("Job.run$2", "x", "type:i32") in bindings  # a closure's parameter is its own
+    assert ("make", "return", "closure:make$1") in bindings
+    assert ("Job.run", "closure:Job.run$2") in {(r.scope, r.name) for r in index.references}

@@ -40,6 +40,16 @@ definition. A call on a trait object or bound of a unit's trait gets ``cha`` edg
 its crate gives, at their external keys. ``unit_surface`` gives ``link/units.py`` the external
 keys of a unit's definitions.
 
+Function values. A closure is a node of its own (``f$1``, see the extractor); a name a ``let``
+binds to one (or to ``Box::new`` of one, or to the result of a function whose body ends in one) is
+an ``assignment`` edge to it where it is called, and a closure called where it is written is a
+direct edge; a closure sees the bindings of the functions around it. A call of a parameter (``f:
+impl Fn()``, ``F: Fn()``, ``fn(i32) -> i32``) is a covered ``computed-name`` site plus an edge
+(kind ``reference``) to each function and closure referred to on the line of a call of its
+function (the index gives no argument positions). A function whose declared result is a trait
+(``Box<dyn Shape>``, ``impl Shape``) returns the concrete types its body ends in when the records
+give them (``Box::new(Circle)``): a call on its result runs their methods, not every impl's.
+
 What stays unknown is an unresolved site: ``unknown-receiver`` (with ``name`` edges, low, to the
 project methods of that name when few), ``no-dependency-source`` (a method on what an external
 function returned), ``no-definition``, ``trait-receiver``, ``computed-name`` (a call of a parameter
@@ -1063,6 +1073,30 @@ class RustLinker:
         finally:
             self._depth -= 1
 
+    def _returned_types(self, info: DefInfo, declared: _Ty | None) -> _Ty | None:
+        """A function that returns a trait object or ``impl Trait`` (its declared result a trait)
+        returns the concrete types its body ends in, when the records give them all: a call on
+        the result runs their methods, not every impl's."""
+        if declared is None or declared.wrap or not declared.types:
+            return declared
+        if not all(t.kind == "def" and self.defs[t.key].definition.kind == "trait" for t in declared.types):
+            return declared
+        rfile = self.files[info.path]
+        facts = rfile.assigns.get((info.qualname, "return"), [])
+        if not facts:
+            return declared
+        ctx = self._ctx(rfile, info.qualname)
+        found: dict[Value, None] = {}
+        for fact in facts:
+            given = self._assigned(ctx, fact) if not fact.value.startswith("closure:") else None
+            if given is None or given.wrap or not given.types:
+                return declared
+            for t in given.types:
+                if t.kind != "def" or self.defs[t.key].definition.kind not in ("struct", "enum", "union"):
+                    return declared
+                found[t] = None
+        return _Ty(tuple(found))
+
     def _result(self, value: Value | None) -> _Ty | None:
         """The type a call of ``value`` returns."""
         if value is None:
@@ -1071,7 +1105,7 @@ class RustLinker:
             info = self.defs[value.key]
             kind = info.definition.kind
             if kind in ("function", "method"):
-                return self._returns(info)
+                return self._returned_types(info, self._returns(info))
             if kind in ("struct", "enum", "union"):
                 return _Ty((value,))
             return None
@@ -1095,7 +1129,15 @@ class RustLinker:
         return None
 
     def _local(self, ctx: _Ctx, name: str, line: int) -> _Ty | None:
-        """The type of a local binding or parameter ``name`` before ``line``, or None."""
+        """The type of a local binding or parameter ``name`` before ``line``, or None; a closure
+        (``f$1``) sees the names of the functions around it."""
+        found = self._own_local(ctx, name, line)
+        while found is None and "$" in ctx.scope:
+            ctx = ctx._replace(scope=ctx.scope.rpartition("$")[0])
+            found = self._own_local(ctx, name, line)
+        return found
+
+    def _own_local(self, ctx: _Ctx, name: str, line: int) -> _Ty | None:
         rfile = ctx.file
         assigns = rfile.assigns.get((ctx.scope, name))
         if assigns:
@@ -1129,8 +1171,8 @@ class RustLinker:
         kind, _, text = a.value.partition(":")
         if kind == "type":
             return self._resolve_type(ctx, text)
-        if kind == "closure":
-            return _CLOSURE
+        if kind == "closure":  # a closure's node (``f$1``), or one an old index does not name
+            return _Ty((), f"closure:{text}") if text else _CLOSURE
         if kind == "name":
             self._depth += 1
             try:
@@ -1192,7 +1234,10 @@ class RustLinker:
 
     def _name_type(self, ctx: _Ctx, name: str, line: int) -> _Ty | None:
         if name == "self":
-            info = ctx.file.defs.get(ctx.scope)
+            scope = ctx.scope
+            while "$" in scope:  # a closure's self is its method's
+                scope = scope.rpartition("$")[0]
+            info = ctx.file.defs.get(scope)
             if info is not None and info.definition.params and info.definition.params[0].name == "self":
                 declared = info.definition.params[0].type
                 if declared is None or declared.startswith("<"):
@@ -1202,6 +1247,10 @@ class RustLinker:
         local = self._local(ctx, name, line)
         if local is not None:
             return local
+        if name[:1].isupper() and not self._binds(ctx, name):  # a unit struct named as a value
+            value = self._resolve_path(ctx, name, "value")
+            if value is not None and value.kind == "def" and self.defs[value.key].definition.kind == "struct":
+                return _Ty((value,))
         # a const or a static of the module
         module = ctx.module
         assigns = self.files[module.path].assigns.get((module.prefix, name))
@@ -1274,6 +1323,11 @@ class RustLinker:
         caller = self._caller(rfile, call.scope)
         site = Site(rfile.path, call.line, call.column)
         ctx = self._ctx(rfile, call.scope)
+        if call.callee.startswith("closure:"):  # a closure called where it is written
+            closure = rfile.defs.get(call.callee[8:])
+            if closure is not None:
+                self.builder.edge(caller, closure.key, "calls", "direct", site)
+            return
         if call.callee == "<expr>" or not call.name:
             self._unresolved(caller, site, "computed-name", "", call.text)
             return
@@ -1287,7 +1341,7 @@ class RustLinker:
             self._unknown(caller, site, call, "unknown-receiver")
             return
         ty = self._eval(ctx, call.receiver, call.line)
-        if ty is None or ty is _CLOSURE or ty.wrap == "param":
+        if ty is None or ty.wrap.startswith("closure") or ty.wrap == "param":
             self._unknown(caller, site, call, "unknown-receiver")
             return
         if ty is _EXTERN:
@@ -1456,14 +1510,22 @@ class RustLinker:
         callee = call.callee
         if "::" not in callee:
             local = self._local(ctx, callee, call.line)
-            if local is not None:
-                if local is _CLOSURE:
-                    return  # a closure: its calls are the enclosing function's
+            closures = self._bound_closures(ctx, callee, call.line)
+            if closures is not None:  # closures bound to the name (a closure, a box of one, a result)
+                for key in closures:
+                    self.builder.edge(caller, key, "calls", "assignment", site)
+                if not closures:
+                    self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
+                return
+            if local is not None or self._binds(ctx, callee):
                 bound = self._bound_function(ctx, callee, call.line)
                 if bound is not None:
                     self._call_value(caller, site, bound, "assignment", call)
                     return
-                self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
+                if local is not None and local.wrap == "param":
+                    self._passed_edges(caller, site)
+                covered = local is not None
+                self._unresolved(caller, site, "computed-name", call.name, call.text, covered=covered)
                 return
         value = self._resolve_path(ctx, callee, "value")
         if value is None:
@@ -1476,6 +1538,110 @@ class RustLinker:
             "member" if value.kind == "def" and self.defs[value.key].definition.kind == "method" else "direct"
         )
         self._call_value(caller, site, value, kind, call)
+
+    def _binds(self, ctx: _Ctx, name: str) -> bool:
+        """Whether a ``let`` of the scope (or of a function around its closure) binds the name."""
+        scope = ctx.scope
+        while True:
+            if (scope, name) in ctx.file.assigns:
+                return True
+            if "$" not in scope:
+                return False
+            scope = scope.rpartition("$")[0]
+
+    def _bound_closures(self, ctx: _Ctx, name: str, line: int) -> list[str] | None:
+        """The closures the last ``let`` of ``name`` before ``line`` binds it to: a closure, a box
+        of one, or the result of a function whose body ends in one (``let h = make();``); None
+        when that binding is of something else."""
+        scope = ctx.scope
+        while (scope, name) not in ctx.file.assigns and "$" in scope:
+            scope = scope.rpartition("$")[0]
+        assigns = [a for a in ctx.file.assigns.get((scope, name), ()) if a.line <= line]
+        if not assigns:
+            return None
+        last = max(a.line for a in assigns)
+        found: list[str] = []
+        for a in assigns:
+            if a.line != last:
+                continue
+            if a.value.startswith("closure:"):
+                closure = ctx.file.defs.get(a.value[8:])
+                if closure is not None:
+                    found.append(closure.key)
+            elif a.value.startswith("name:") and a.value.endswith("()"):
+                found += self._returned(self._ctx(ctx.file, scope), a.value[5:-2])
+        return found or None
+
+    def _returned(self, ctx: _Ctx, path: str) -> list[str]:
+        """The closures a first-party function returns (its body ends in one)."""
+        if not re.fullmatch(r"[A-Za-z_]\w*(::[A-Za-z_]\w*)*", path):
+            return []
+        value = self._resolve_path(ctx, path, "value")
+        if value is None or value.kind != "def":
+            return []
+        info = self.defs[value.key]
+        rfile = self.files[info.path]
+        found = []
+        for a in rfile.assigns.get((info.qualname, "return"), ()):
+            closure = rfile.defs.get(a.value.removeprefix("closure:"))
+            if closure is not None:
+                found.append(closure.key)
+        return found
+
+    def _passed_edges(self, caller: str, site: Site) -> None:
+        """A call of a parameter: an edge (kind ``reference``) to each function or closure referred
+        to on the line of a call of the caller (the index gives no argument positions)."""
+        for key in self._passed.get(caller, ()):
+            if key not in self.builder.nodes:
+                self.builder.external(key, LANGUAGE)
+            self.builder.edge(caller, key, "calls", "reference", site)
+
+    @property
+    def _passed(self) -> dict[str, list[str]]:
+        """The functions and closures passed to each first-party function: those referred to on
+        the line of a call of it."""
+        cached: dict[str, list[str]] | None = getattr(self, "_passed_cache", None)
+        if cached is not None:
+            return cached
+        passed: dict[str, dict[str, None]] = {}
+        for rfile in self.files.values():
+            by_line: dict[tuple[str, int], list[Reference]] = {}
+            for ref in rfile.index.references:
+                by_line.setdefault((ref.scope, ref.line), []).append(ref)
+            if not by_line:
+                continue
+            for call in rfile.index.calls:
+                refs = by_line.get((call.scope, call.line))
+                if not refs or call.receiver is not None or call.callee.endswith("!") or not call.name:
+                    continue
+                ctx = self._ctx(rfile, call.scope)
+                callee = self._resolve_path(ctx, call.callee, "value")
+                if callee is None or callee.kind != "def":
+                    continue
+                functions = [key for ref in refs if (key := self._function_referred(rfile, ref)) is not None]
+                slot = passed.setdefault(callee.key, {})
+                for key in functions:
+                    slot.setdefault(key, None)
+        found = {key: list(keys_) for key, keys_ in passed.items()}
+        self._passed_cache = found
+        return found
+
+    def _function_referred(self, rfile: _File, ref: Reference) -> str | None:
+        """The key of the function or closure a reference names, if it names one."""
+        if ref.name.startswith("closure:"):
+            closure = rfile.defs.get(ref.name[8:])
+            return closure.key if closure is not None else None
+        ctx = self._ctx(rfile, ref.scope)
+        if "::" not in ref.name and ((ref.scope, ref.name) in rfile.assigns or self._is_param(ctx, ref.name)):
+            return None
+        value = self._resolve_path(ctx, ref.name, "value")
+        if value is None:
+            return None
+        if value.kind == "def" and self.defs[value.key].definition.kind in ("function", "method"):
+            return value.key
+        if value.kind == "ext" and "::" in ref.name:
+            return value.key
+        return None
 
     def _is_param(self, ctx: _Ctx, name: str) -> bool:
         info = ctx.file.defs.get(ctx.scope)
@@ -1647,6 +1813,12 @@ class RustLinker:
 
     def _reference(self, rfile: _File, ref: Reference) -> None:
         caller = self._caller(rfile, ref.scope)
+        if ref.name.startswith("closure:"):  # the function that makes a closure refers to it
+            closure = rfile.defs.get(ref.name[8:])
+            if closure is not None:
+                site = Site(rfile.path, ref.line, ref.column)
+                self.builder.edge(caller, closure.key, "references", "reference", site)
+            return
         ctx = self._ctx(rfile, ref.scope)
         if "::" not in ref.name and ((ref.scope, ref.name) in rfile.assigns or self._is_param(ctx, ref.name)):
             return  # a local value

@@ -5,8 +5,13 @@ What the records mean for Rust (the linker, ``link/rust.py``, reads them so):
 - **Qualified names.** An inline module, a trait and an impl block are scopes: ``inner.helper``,
   ``Shape.area`` (a trait method), ``Circle.area`` (a method of ``impl Circle`` or of
   ``impl Shape for Circle``: the last segment of the impl's self type). A function inside a
-  function is ``outer.inner``. Kinds: function, method, struct, enum, union, trait, type, module,
-  macro.
+  function is ``outer.inner``. A closure in a function is a definition of kind function (not
+  exported) named after the function and its position among that function's closures, as ``f$1``,
+  ``f$1$1`` (a closure in ``f$1``), ``Circle.area$2``: the scope of its own calls, with its
+  parameters as ``params``; the function that makes it has a Reference ``closure:<qualname>`` (it
+  is stored, passed or returned: whoever holds it may call it), and a call of it where it is
+  written, ``(|| ..)()``, has callee ``closure:<qualname>``. Kinds: function, method, struct, enum,
+  union, trait, type, module, macro.
 - **Types** are written one way everywhere (``Param.type``, ``type:`` assignments): a path as the
   source writes it (``crate::model::Circle``, ``Circle``), with ``&``, ``&mut``, ``*const``,
   ``Box<..>``, ``Rc<..>``, ``Arc<..>`` and type arguments dropped, ``Self`` replaced by the
@@ -30,9 +35,12 @@ What the records mean for Rust (the linker, ``link/rust.py``, reads them so):
 - Assignments: a struct field is ``(scope=Struct, target="self.field", value="type:T")`` (tuple
   fields ``self.0``); a ``let`` with a type is ``type:T``, with a value ``name:<chain>``, where a
   chain is ``a::b``, ``.field``, ``()`` for a call and ``?`` for an unwrap (the ``?`` operator,
-  and ``if let Some(x) = e``/``let Ok(x) = e else``); a closure is ``closure:``; a struct literal
-  or a cast is ``type:T``. ``impl Trait for Type`` is ``(target="Type", value="impl:Trait")``.
-  Consts and statics are ``type:`` assignments in their container.
+  and ``if let Some(x) = e``/``let Ok(x) = e else``); a closure is ``closure:<qualname>``, and so is
+  ``Box::new(<closure>)`` (``Rc``, ``Arc``); a struct literal or a cast is ``type:T``. What a
+  function's body ends in is the binding ``return`` of the function (a keyword: no name is bound
+  so), for a closure, a struct literal or a path, through ``Box::new(..)``. ``impl Trait for
+  Type`` is ``(target="Type", value="impl:Trait")``. Consts and statics are ``type:`` assignments
+  in their container.
 - Calls: ``recv.m()`` has ``receiver`` = the receiver chain (``<expr>`` when it is no chain);
   ``a::b::f()`` and ``f()`` have no receiver and the path as callee. A macro ``m!(..)`` is a call
   with callee ``m!``; its body is tokens, where ``f(..)``, ``a::f(..)``, ``x.m(..)`` and ``n!(..)``
@@ -81,6 +89,7 @@ _KINDS = (
     "let",
     "letcond",
     "closure.param",
+    "def.closure",
     "ref",
     "struct.literal",
     "error",
@@ -207,6 +216,10 @@ class _Extractor:
             root = _Scope(-1, 1 << 62, 0, "", "module", {}, None, "")
         self.scopes: list[_Scope] = [root]
         self.starts: list[int] = [-1]
+        self.closures: dict[int, str] = {}  # a closure's start byte -> its qualname
+        self.closure_counts: dict[str, int] = {}
+        # (function, the expression its body ends in, the function's scope)
+        self.tails: list[tuple[str, Node, _Scope]] = []
 
     def text(self, node: Node | None) -> str:
         if node is None:
@@ -340,7 +353,7 @@ class _Extractor:
     # items -----------------------------------------------------------------------------------
     def _items(self, groups: dict[str, list[_Captures]]) -> None:
         events: list[tuple[int, int, str, Node]] = []
-        for kind in _ITEM_KINDS.keys() | {"def.impl"}:
+        for kind in _ITEM_KINDS.keys() | {"def.impl", "def.closure"}:
             for captures in groups[kind]:
                 node = captures[kind][0]
                 events.append((node.start_byte, -node.end_byte, kind, node))
@@ -356,10 +369,13 @@ class _Extractor:
                 self.scopes.append(made)
                 self.starts.append(made.start)
                 stack.append(len(self.scopes) - 1)
+        self._returned_closures()
 
     def _item(self, kind: str, node: Node, parent: _Scope, parent_index: int) -> _Scope | None:
         if kind == "def.impl":
             return self._impl(node, parent, parent_index)
+        if kind == "def.closure":
+            return self._closure(node, parent, parent_index)
         name_node = node.child_by_field_name("name")
         name = self.text(name_node)
         if not name:
@@ -448,6 +464,10 @@ class _Extractor:
             params = self._params(node.child_by_field_name("parameters"), inner)
             returns = self._returns(node.child_by_field_name("return_type"), inner)
             body = node.child_by_field_name("body")
+            if body is not None and body.named_child_count:
+                tail = _unparenthesized(body.named_children[-1])
+                if tail.type in ("closure_expression", "call_expression", "struct_expression", "identifier"):
+                    self.tails.append((qualname, tail, inner))
             modifiers = next((c for c in node.children if c.type == "function_modifiers"), None)
             is_async = modifiers is not None and "async" in self.text(modifiers).split()
             self.definitions.append(
@@ -898,7 +918,11 @@ class _Extractor:
                     receiver = "<expr>"
                 callee = f"{receiver}.{name}"
             else:
-                callee, name = "<expr>", ""
+                closure = _unparenthesized(function)
+                called = (
+                    self.closures.get(closure.start_byte) if closure.type == "closure_expression" else None
+                )
+                callee, name = (f"closure:{called}", called) if called else ("<expr>", "")
         count = args.named_child_count if args is not None else 0
         line, column = node.start_point
         self.calls.append(
@@ -1104,7 +1128,10 @@ class _Extractor:
             declared = self._type(node.child_by_field_name("type"), scope)
             return f"type:{declared}" if declared else None
         if kind == "closure_expression":
-            return "closure:"
+            return f"closure:{self.closures.get(node.start_byte, '')}"
+        boxed = self._boxed_closure(node)
+        if boxed is not None:  # `Box::new(|| ..)`: the box holds the closure (Box, Rc, Arc are transparent)
+            return f"closure:{boxed}"
         if kind == "string_literal":
             return "type:str"
         if kind == "macro_invocation":
@@ -1116,6 +1143,99 @@ class _Extractor:
         if chain.startswith(("Self::", "Self(")) and scope.self_type:
             chain = scope.self_type + chain[4:]
         return f"name:{chain}{'?' if unwrap else ''}"
+
+    def _closure(self, node: Node, parent: _Scope, parent_index: int) -> _Scope | None:
+        """A closure in a function: a definition of kind function named after the function and its
+        position among that function's closures (``f$1``, ``f$1$1``, ``Circle.area$2``), the scope
+        of its own calls; whoever gets it may call it, so the function that makes it refers to it
+        (a Reference ``closure:<qualname>``; a ``let`` binds the name to the same). A closure outside
+        a function (in a const or a static) stays part of its container."""
+        if parent.kind != "function":
+            return None
+        count = self.closure_counts.get(parent.qualname, 0) + 1
+        self.closure_counts[parent.qualname] = count
+        qualname = f"{parent.qualname}${count}"
+        inner = _Scope(
+            node.start_byte,
+            node.end_byte,
+            parent_index,
+            qualname,
+            "function",
+            dict(parent.generics),
+            parent.self_type,
+            parent.module,
+        )
+        params: list[Param] = []
+        parameters = node.child_by_field_name("parameters")
+        for child in parameters.named_children if parameters is not None else ():
+            if child.type == "identifier":
+                params.append(Param(self.text(child)))
+            elif child.type == "parameter":
+                params.extend(self._params_of(child, inner))
+            else:
+                params.append(Param("_"))
+        body = node.child_by_field_name("body")
+        line, column = node.start_point[0] + 1, node.start_point[1]
+        header = short_text(self.source[node.start_byte : body.start_byte if body else node.end_byte], 200)
+        self.definitions.append(
+            Definition(
+                line,
+                node.end_point[0] + 1,
+                "function",
+                qualname.rpartition(".")[2],
+                qualname,
+                column,
+                header.strip(),
+                "",
+                params=tuple(params),
+                returns=self._returns(node.child_by_field_name("return_type"), inner),
+                exported=False,
+            )
+        )
+        self.closures[node.start_byte] = qualname
+        self.references.append(Reference(line, column, parent.qualname, f"closure:{qualname}"))
+        return inner
+
+    def _boxed_closure(self, node: Node) -> str | None:
+        """The closure ``Box::new(|| ..)`` (or ``Rc::new``, ``Arc::new``) wraps, if it is one."""
+        if node.type != "call_expression":
+            return None
+        function = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        if function is None or args is None or args.named_child_count != 1:
+            return None
+        written = self.text(function).replace(" ", "")
+        if written.rpartition("::")[0].rpartition("::")[2] not in TRANSPARENT or not written.endswith(
+            "::new"
+        ):
+            return None
+        inner = _unparenthesized(args.named_children[0])
+        return self.closures.get(inner.start_byte) if inner.type == "closure_expression" else None
+
+    def _returned_closures(self) -> None:
+        """What a function's body ends in is what it returns: the binding ``return`` in the
+        function (``return`` is a keyword: no name is bound so) to a closure (``closure:<q>``, a
+        boxed one too), a struct literal (``type:T``) or a path (``name:Circle``, a unit struct);
+        ``Box::new(x)`` returns what ``x`` gives."""
+        for qualname, tail, scope in self.tails:
+            value = self._value(tail, scope, False)
+            if value is not None and value.startswith("name:") and tail.type == "call_expression":
+                args = tail.child_by_field_name("arguments")
+                function = self.text(tail.child_by_field_name("function")).replace(" ", "")
+                boxed = function.rpartition("::")[0].rpartition("::")[2] in TRANSPARENT
+                if boxed and function.endswith("::new") and args is not None and args.named_child_count == 1:
+                    value = self._value(_unparenthesized(args.named_children[0]), scope, False)
+            if value is not None and value.split(":", 1)[0] in ("closure", "type", "name"):
+                line = tail.start_point[0] + 1
+                self.assignments.append(Assignment(line, qualname, "return", value))
+
+    def _params_of(self, parameter: Node, scope: _Scope) -> tuple[Param, ...]:
+        """The Param of one ``parameter`` node (as ``_params`` reads a list of them)."""
+        pattern = parameter.child_by_field_name("pattern")
+        if pattern is None:
+            return ()
+        name = self.text(pattern) if pattern.type == "identifier" else "_"
+        return (Param(name, self._type(parameter.child_by_field_name("type"), scope)),)
 
     def _closure_param(self, node: Node, scope: _Scope) -> None:
         pattern = node.child_by_field_name("pattern")
@@ -1132,6 +1252,12 @@ class _Extractor:
             self.assignments.append(
                 Assignment(node.start_point[0] + 1, scope.qualname, name, f"type:{declared}")
             )
+
+
+def _unparenthesized(node: Node) -> Node:
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node
 
 
 _new = tuple.__new__

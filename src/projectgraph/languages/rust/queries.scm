@@ -25,6 +25,8 @@
 (let_declaration) @let
 (let_condition) @letcond
 (closure_parameters (parameter) @closure.param)
+; a closure in a function is a function of its own (`f$1`, see extract.py)
+(closure_expression) @def.closure
 
 ; Functions used as values: passed as arguments or stored in struct fields; struct literals.
 (arguments (identifier) @ref)
