@@ -186,3 +186,39 @@ def test_public_members_have_their_external_key() -> None:
     assert node.external == "com//acme//util//Strings//Builder//add"
     # a package-private class is no public API
     assert graph.node_by_key["src/main/java/com/acme/app/Helper.java//Helper"].external == ""
+
+
+def test_lambdas_are_nodes_named_by_position() -> None:
+    index = index_source(
+        "java",
+        """package a;
+import java.util.function.Supplier;
+public class Main {
+    void work() {}
+    static void leaf(int x) {}
+    void run() {
+        Runnable r = () -> work();
+        Runnable m = this::work;
+        apply((Integer y) -> { Runnable inner = () -> leaf(y); inner.run(); });
+        Shape s = new Circle();
+    }
+    static Supplier<String> maker() { return () -> "n"; }
+}
+""",
+        "src/main/java/a/Main.java",
+    )
+    kinds = {d.qualname: (d.kind, d.exported) for d in index.definitions}
+    lambdas = {"Main.run$1", "Main.run$2", "Main.run$2$1", "Main.maker$1"}
+    assert lambdas <= set(kinds) and all(kinds[q] == ("function", False) for q in lambdas)
+    scopes = {(c.callee, c.scope) for c in index.calls}
+    assert {("work", "Main.run$1"), ("leaf", "Main.run$2$1"), ("inner.run", "Main.run$2")} <= scopes
+    bindings = {(a.scope, a.target, a.value) for a in index.assignments}
+    assert {
+        ("Main.run", "r", "holds:lambda:Main.run$1"),
+        ("Main.run", "r", "type:Runnable"),
+        ("Main.run", "m", "holds:ref:this::work"),
+        ("Main.run", "s", "holds:type:Circle"),
+        ("Main.run$2", "y", "type:Integer"),  # a lambda's parameter is its own
+        ("Main.maker", "return", "lambda:Main.maker$1"),
+    } <= bindings
+    assert ("Main.run", "lambda:Main.run$1") in {(r.scope, r.name) for r in index.references}

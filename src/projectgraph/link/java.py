@@ -27,6 +27,17 @@ to each of its methods that overrides a supertype's (the rule ``override``; an `
 of a class with an external supertype too): what constructs it reaches what external code calls on
 it (``run``, ``compare``).
 
+Function values and flow. A lambda is a node of its own (``Main//run$1``, see the extractor); its
+method refers to it. A call of the one abstract method of a functional interface (a project
+interface's bodiless method, or ``FUNCTIONAL_INTERFACES`` of the JDK: ``Runnable.run``,
+``Function.apply``, ...) on a local that holds a lambda or a method reference (``Runnable r = () ->
+..``, ``= this::work``, ``= maker()`` where ``maker`` returns one, or on ``maker()`` itself) is an
+``assignment`` edge to what it holds (plus the member edge to a JDK interface's method), with no
+``cha``; on a parameter, it also gets an edge (kind ``reference``) to each lambda and method
+reference on the line of each call the graph links to the parameter's method (the index gives no
+argument positions). A local of a project type declared with ``new T()`` (``Shape s = new
+Circle()``) dispatches to ``T``'s method only (``member``), not to every override.
+
 A public type or member of the project has its external key as ``Node.external``
 (``java//util//List//add`` in the JDK's own sources), so a target by that key finds it.
 
@@ -157,6 +168,31 @@ class _Ty(NamedTuple):
 
 _EXTERN = _Ty(Value("extern", ""))
 
+# the functional interfaces of the JDK a lambda is most often given as, with their one abstract
+# method: a call of it on a local that holds a lambda runs the lambda
+FUNCTIONAL_INTERFACES: dict[str, str] = {
+    "java//lang//Runnable": "run",
+    "java//util//concurrent//Callable": "call",
+    "java//util//Comparator": "compare",
+    **{f"java//util//function//{name}": method for name, method in (
+        ("Supplier", "get"), ("Consumer", "accept"), ("BiConsumer", "accept"), ("Function", "apply"),
+        ("BiFunction", "apply"), ("UnaryOperator", "apply"), ("BinaryOperator", "apply"),
+        ("Predicate", "test"), ("BiPredicate", "test"), ("IntFunction", "apply"),
+        ("IntPredicate", "test"), ("IntConsumer", "accept"), ("IntSupplier", "getAsInt"),
+        ("IntUnaryOperator", "applyAsInt"), ("IntBinaryOperator", "applyAsInt"),
+        ("ToIntFunction", "applyAsInt"), ("LongSupplier", "getAsLong"), ("BooleanSupplier", "getAsBoolean"),
+    )},
+}  # fmt: skip
+
+
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _outer(scope: str) -> str:
+    """The scope around one: a lambda's method (``A.run$1`` -> ``A.run``), else the parent."""
+    head, _, last = scope.rpartition(".")
+    return scope.rpartition("$")[0] if "$" in last else head
+
 
 @dataclass
 class _File:
@@ -214,6 +250,8 @@ class JavaLinker:
         self._method_cache: dict[tuple[str, str], DefInfo | str | None] = {}
         self._subtypes_cache: dict[tuple[str, bool], list[str]] = {}
         self._overrides_cache: dict[tuple[str, str, str], list[str]] = {}
+        # calls of a functional parameter: (file, the scope whose parameter, caller, site)
+        self._parameter_calls: list[tuple[_File, str, str, Site]] = []
         self._type_cache: dict[tuple[str, str, str], Value | None] = {}
         self._subtypes: dict[str, list[str]] | None = None
         self._ext_subtypes: dict[str, list[str]] | None = None
@@ -259,6 +297,12 @@ class JavaLinker:
                 self._call(jfile, call)
             for ref in jfile.index.references:
                 self._reference(jfile, ref)
+        # a call of a functional parameter runs what the calls of its method pass (found once every
+        # call is linked): an edge (kind reference) to each lambda and method reference on their line
+        for jfile, param_scope, caller, site in self._parameter_calls:
+            owner = jfile.defs.get(param_scope)
+            for target in self._passed.get(owner.key, ()) if owner is not None else ():
+                self.builder.edge(caller, target, "calls", "reference", site)
 
     def _public_chain(self, jfile: _File, qualname: str) -> bool:
         """Whether a definition and every type around it are public (or protected): no local class."""
@@ -568,7 +612,8 @@ class JavaLinker:
         return found
 
     def _local(self, jfile: _File, scope: str, name: str, line: int) -> _Ty | bool | None:
-        """The type of a local or parameter ``name``; False when none is bound."""
+        """The type of a local or parameter ``name``; False when none is bound. A lambda
+        (``run$1``) sees the names of the methods and lambdas around it."""
         current = scope
         while current:
             info = jfile.defs.get(current)
@@ -576,15 +621,128 @@ class JavaLinker:
                 break
             assigns = jfile.assigns.get((current, name))
             if assigns:
-                best = max((a for a in assigns if a.line <= line), key=lambda a: a.line, default=None)
+                best = max(
+                    (a for a in assigns if a.line <= line and not a.value.startswith("holds:")),
+                    key=lambda a: a.line,
+                    default=None,
+                )
                 if best is not None:
                     return self._assigned(jfile, current, best)
             params = jfile.params.get(current)
             if params is not None and name in params:  # overloads share a name: any of theirs
                 declared = params[name]
                 return self._instance(jfile, current, declared) if declared else None
-            current = current.rpartition(".")[0]
+            current = _outer(current)
         return False
+
+    def _held(self, jfile: _File, scope: str, name: str, line: int) -> tuple[list[str], str | None]:
+        """The functions a local of a functional type holds (the lambdas and method references its
+        last binding before ``line`` names), and the scope whose parameter the name is (None when
+        it is a local or nothing)."""
+        current = scope
+        while current:
+            info = jfile.defs.get(current)
+            if info is not None and info.definition.kind in _TYPE_KINDS:
+                break
+            assigns = [a for a in jfile.assigns.get((current, name), ()) if a.line <= line]
+            if assigns:
+                last = max(a.line for a in assigns)
+                found: list[str] = []
+                for a in assigns:
+                    if a.line == last and a.value.startswith("holds:"):
+                        found += self._function_keys(jfile, current, a.value[6:], a.line)
+                    elif a.line == last and a.value.startswith("name:") and a.value.endswith("()"):
+                        found += self._returned(jfile, current, a.value[5:-2])
+                return found, None
+            params = jfile.params.get(current)
+            if params is not None and name in params:
+                return [], current
+            current = _outer(current)
+        return [], None
+
+    def _held_types(self, jfile: _File, scope: str, name: str, line: int) -> list[str]:
+        """The classes of the objects a local's last binding before ``line`` puts in it (``Shape s
+        = new Circle()``), when each is a class of the project with the method set known."""
+        current = scope
+        while current:
+            assigns = [a for a in jfile.assigns.get((current, name), ()) if a.line <= line]
+            if assigns:
+                last = max(a.line for a in assigns)
+                found: list[str] = []
+                for a in assigns:
+                    if a.line == last and a.value.startswith("holds:type:"):
+                        value = self.resolve_type(jfile, current, a.value[11:])
+                        if value is None or value.kind != "def" or not self._complete(value.key):
+                            return []
+                        found.append(value.key)
+                return found
+            if current in jfile.params and name in jfile.params[current]:
+                return []
+            current = _outer(current)
+        return []
+
+    def _returned(self, jfile: _File, scope: str, callee: str) -> list[str]:
+        """The functions an unqualified method of the project returns (``return () -> ..``)."""
+        if not _NAME.fullmatch(callee):
+            return []
+        found, _owner = self._unqualified_method(jfile, scope, callee)
+        if not isinstance(found, DefInfo):
+            return []
+        owner_file = self.files[found.path]
+        keys_: list[str] = []
+        for a in owner_file.assigns.get((found.qualname, "return"), ()):
+            keys_ += self._function_keys(owner_file, found.qualname, a.value, a.line)
+        return keys_
+
+    def _function_keys(self, jfile: _File, scope: str, held: str, line: int) -> list[str]:
+        """The keys of a held function: a lambda's node, or the methods a reference names."""
+        if held.startswith("lambda:"):
+            info = jfile.defs.get(held[7:])
+            return [info.key] if info is not None else []
+        if held.startswith("ref:"):
+            return self._referenced(jfile, scope, held[4:], line)
+        return []
+
+    def _functional_method(self, ty: _Ty, name: str) -> bool:
+        """Whether ``name`` is the one abstract method of a functional interface ``ty`` (a project
+        interface whose method has no body, or a known one of the JDK)."""
+        if ty.static:
+            return False
+        if ty.value.kind == "ext":
+            return FUNCTIONAL_INTERFACES.get(ty.value.key) == name
+        if ty.value.kind != "def" or self.defs[ty.value.key].definition.kind != "interface":
+            return False
+        found = self.find_method(ty.value.key, name)
+        return isinstance(found, DefInfo) and "abstract" in found.definition.decorators
+
+    @property
+    def _passed(self) -> dict[str, list[str]]:
+        """The lambdas and method references passed to each method: those referred to on the line
+        of a call that the graph links to it (the index gives no argument positions)."""
+        cached: dict[str, list[str]] | None = getattr(self, "_passed_cache", None)
+        if cached is not None:
+            return cached
+        refs: dict[tuple[str, str, int], list[str]] = {}
+        for jfile in self.files.values():
+            for ref in jfile.index.references:
+                keys_ = self._function_keys(jfile, ref.scope, ref.name if ref.name.startswith("lambda:")
+                                            else f"ref:{ref.name}", ref.line)  # fmt: skip
+                if keys_:
+                    caller = self._caller(jfile, ref.scope)
+                    refs.setdefault((caller, jfile.path, ref.line), []).extend(keys_)
+        passed: dict[str, dict[str, None]] = {}
+        for edge in self.builder.edges:
+            if edge.relation != "calls":
+                continue
+            functions = refs.get((edge.caller, edge.site.path, edge.site.line))
+            if functions:
+                slot = passed.setdefault(edge.callee, {})
+                for key in functions:
+                    if key != edge.callee:
+                        slot.setdefault(key, None)
+        found = {key: list(values) for key, values in passed.items()}
+        self._passed_cache = found
+        return found
 
     def _assigned(self, jfile: _File, scope: str, a: Assignment) -> _Ty | None:
         kind, _, text = a.value.partition(":")
@@ -805,6 +963,28 @@ class JavaLinker:
             self._super_call(jfile, caller, site, call)
             return
         ty = self._eval(jfile, call.scope, call.receiver, call.line)
+        if ty is not None and ty.value.kind == "def" and not ty.static and _NAME.fullmatch(call.receiver):
+            made = self._held_types(jfile, call.scope, call.receiver, call.line)
+            if made:  # `Shape s = new Circle(); s.area()`: the methods of what flows in, not every override
+                for cls in made:
+                    found = self.find_method(cls, call.name)
+                    if found is not None:
+                        self._edge_to(caller, site, found, "member")
+                return
+        if ty is not None and ty is not _EXTERN and self._functional_method(ty, call.name):
+            if call.receiver.endswith("()"):  # `maker().get()`: what the method returns
+                held, param_scope = self._returned(jfile, call.scope, call.receiver[:-2]), None
+            else:
+                held, param_scope = self._held(jfile, call.scope, call.receiver, call.line)
+            if held:  # `Runnable r = () -> ..; r.run()`: the call runs what r holds
+                if ty.value.kind == "ext":
+                    key = self.builder.external(keys.join(ty.value.key, call.name), LANGUAGE)
+                    self.builder.edge(caller, key, "calls", "member", site)
+                for target in held:
+                    self.builder.edge(caller, target, "calls", "assignment", site)
+                return
+            if param_scope is not None:  # a parameter: what the calls of its method pass, later
+                self._parameter_calls.append((jfile, param_scope, caller, site))
         if ty is None:
             self._unknown(caller, site, call, "unknown-receiver")
             return
@@ -950,38 +1130,41 @@ class JavaLinker:
 
     def _reference(self, jfile: _File, ref: Reference) -> None:
         caller = self._caller(jfile, ref.scope)
-        owner, _, member = ref.name.rpartition("::")
         site = Site(jfile.path, ref.line, ref.column)
+        for target in (
+            self._function_keys(jfile, ref.scope, ref.name, ref.line)
+            if ref.name.startswith("lambda:")
+            else self._referenced(jfile, ref.scope, ref.name, ref.line)
+        ):
+            if target not in self.builder.nodes:
+                self.builder.external(target, LANGUAGE)
+            self.builder.edge(caller, target, "references", "reference", site)
+
+    def _referenced(self, jfile: _File, scope: str, text: str, line: int) -> list[str]:
+        """The keys a method reference ``Owner::m`` names (the method and its overrides; for
+        ``::new`` the class and its constructor; an external key for an external type)."""
+        owner, _, member = text.rpartition("::")
         if owner in ("this", "super"):
-            ty = self._eval(jfile, ref.scope, owner, ref.line)
+            ty = self._eval(jfile, scope, owner, line)
         else:
-            value = self.resolve_type(jfile, ref.scope, owner)
-            ty = (
-                _Ty(value, static=True)
-                if value is not None
-                else self._eval(jfile, ref.scope, owner, ref.line)
-            )
+            value = self.resolve_type(jfile, scope, owner)
+            ty = _Ty(value, static=True) if value is not None else self._eval(jfile, scope, owner, line)
         if ty is None or ty is _EXTERN:
-            return
+            return []
         if member == "new":
-            if ty.value.kind == "def":
-                self.builder.edge(caller, ty.value.key, "references", "reference", site)
-                ctor = self._declared(ty.value.key, "<init>")
-                if ctor is not None:
-                    self.builder.edge(caller, ctor.key, "references", "reference", site)
-            return
+            if ty.value.kind != "def":
+                return []
+            ctor = self._declared(ty.value.key, "<init>")
+            return [ty.value.key] + ([ctor.key] if ctor is not None else [])
         if ty.value.kind == "ext":
-            key = self.builder.external(keys.join(ty.value.key, member), LANGUAGE)
-            self.builder.edge(caller, key, "references", "reference", site)
-            return
-        found = self.find_method(ty.value.key, member)
-        targets = [found.key] if isinstance(found, DefInfo) else []
+            return [keys.join(ty.value.key, member)]
+        declared = self.find_method(ty.value.key, member)
+        targets = [declared.key] if isinstance(declared, DefInfo) else []
         for sub in self._all_subtypes(ty.value.key)[:MAX_CHA]:
             override = self._declared(sub, member)
             if override is not None:
                 targets.append(override.key)
-        for target in dict.fromkeys(targets):
-            self.builder.edge(caller, target, "references", "reference", site)
+        return list(dict.fromkeys(targets))
 
     def _unknown(self, caller: str, site: Site, call: Call, reason: str) -> None:
         self._unresolved(caller, site, reason, call.name, call.text)

@@ -4,8 +4,12 @@ What the records mean for Java (the linker, ``link/java.py``, reads them so):
 
 - **Qualified names**: a nested type is ``Outer.Inner``, a method ``Outer.run``, a constructor
   ``Outer.<init>`` (overloads share one name), a local class ``Outer.run.Local``. Kinds: class,
-  interface, enum, record, annotation, method, constructor. The body of an anonymous class (and of
-  an enum constant) is part of the method around it: its calls are that method's, as a lambda's.
+  interface, enum, record, annotation, method, constructor, function (a lambda). The body of an
+  anonymous class (and of an enum constant) is part of the method around it: its calls are that
+  method's. A lambda in a method is a definition of kind function (not exported) named after the
+  method and its position among the method's lambdas, ``Outer.run$1``, ``Outer.run$1$1`` (javac
+  names it ``lambda$run$0``; a method whose own name is ``run$1`` would share the key): its calls
+  and parameters are its own, and the method has a Reference ``lambda:<qualname>`` to it.
   Code in a field initializer or an initializer block belongs to the class.
 - **Types** are written as the source does (``List``, ``Map.Entry``, ``java.util.List``), type
   arguments dropped; a type parameter is its first bound (``T extends Shape`` is ``Shape``; an
@@ -22,7 +26,10 @@ What the records mean for Java (the linker, ``link/java.py``, reads them so):
 - Assignments: a field is ``(scope=Class, target="this.name", value="type:T")`` (enum constants
   and record components too); a local, a loop, catch or resource variable, a pattern binding or a
   typed lambda parameter is ``type:T``; a ``var`` takes its initializer: ``type:T`` for ``new T()``
-  or a cast, else ``name:<chain>``.
+  or a cast, else ``name:<chain>``. A declared local whose initializer is a lambda, a method
+  reference or ``new T()`` also binds ``holds:lambda:<qualname>`` / ``holds:ref:Owner::m`` /
+  ``holds:type:T`` on the same line: what flows into its declared type. ``return`` of a lambda or
+  a method reference binds ``return`` (a keyword: no local has that name) in the method.
 - Calls: ``recv.m()`` has the receiver chain, whose segments are names, ``name()`` for a call
   result, ``(T)`` for an instance of ``T`` (``new T()``, a cast, a literal); ``super.m()`` and
   ``I.super.m()`` are ``super_call``. ``new T()`` is a call with ``new`` and callee ``T``;
@@ -74,6 +81,8 @@ _KINDS = (
     "resource",
     "instanceof",
     "lambda.param",
+    "def.lambda",
+    "return",
     "error",
 )
 _TYPES = {
@@ -150,6 +159,8 @@ class _Extractor:
         self.assignments: list[Assignment] = []
         self.scopes: list[_Scope] = [_Scope(-1, 1 << 62, 0, "", "file", {})]
         self.starts: list[int] = [-1]
+        self.lambdas: dict[int, str] = {}  # a lambda's start byte -> its qualname
+        self.lambda_counts: dict[str, int] = {}
 
     def text(self, node: Node | None) -> str:
         if node is None:
@@ -186,6 +197,7 @@ class _Extractor:
             ("resource", self._resource),
             ("instanceof", self._instanceof),
             ("lambda.param", self._lambda_param),
+            ("return", self._return),
         )
         for kind, handler in handlers:
             for captures in groups[kind]:
@@ -208,7 +220,7 @@ class _Extractor:
     # types and members -----------------------------------------------------------------------
     def _members(self, groups: dict[str, list[_Captures]]) -> None:
         events: list[tuple[int, int, str, Node]] = []
-        for kind in (*_TYPES, "def.method", "def.constructor"):
+        for kind in (*_TYPES, "def.method", "def.constructor", "def.lambda"):
             for captures in groups[kind]:
                 node = captures[kind][0]
                 events.append((node.start_byte, -node.end_byte, kind, node))
@@ -225,6 +237,8 @@ class _Extractor:
                 stack.append(len(self.scopes) - 1)
 
     def _member(self, kind: str, node: Node, parent: _Scope, parent_index: int) -> _Scope | None:
+        if kind == "def.lambda":
+            return self._lambda(node, parent, parent_index)
         body_parent = node.parent.parent if node.parent is not None else None
         if kind in ("def.method", "def.constructor") and (
             body_parent is not None and body_parent.type in _ANONYMOUS_BODY_PARENTS
@@ -306,6 +320,36 @@ class _Extractor:
                        column, signature, doc, (), tuple(decorators), params, returns, exported)
         )  # fmt: skip
         return _Scope(node.start_byte, node.end_byte, parent_index, qualname, "method", generics)
+
+    def _lambda(self, node: Node, parent: _Scope, parent_index: int) -> _Scope | None:
+        """A lambda in a method or constructor: a definition of kind function named after the
+        method and its position among the method's lambdas (``Main.run$1``, ``Main.run$1$1``), the
+        scope of its own calls and parameters; the method refers to it (a Reference
+        ``lambda:<qualname>``: whoever gets it may call it). A lambda in a field initializer stays
+        part of the class."""
+        if parent.kind != "method":
+            return None
+        count = self.lambda_counts.get(parent.qualname, 0) + 1
+        self.lambda_counts[parent.qualname] = count
+        qualname = f"{parent.qualname}${count}"
+        parameters = node.child_by_field_name("parameters")
+        params: tuple[Param, ...] = ()
+        if parameters is not None and parameters.type == "identifier":
+            params = (Param(self.text(parameters)),)
+        elif parameters is not None and parameters.type == "formal_parameters":
+            params = self._params(parameters, parent.generics)
+        elif parameters is not None:  # inferred parameters `(a, b)`
+            params = tuple(Param(self.text(c)) for c in parameters.named_children if c.type == "identifier")
+        body = node.child_by_field_name("body")
+        line, column = node.start_point[0] + 1, node.start_point[1]
+        header = short_text(self.source[node.start_byte : body.start_byte if body else node.end_byte], 200)
+        self.definitions.append(
+            Definition(line, node.end_point[0] + 1, "function", qualname.rpartition(".")[2], qualname, column,
+                       header.strip(), "", (), (), params, (), False)
+        )  # fmt: skip
+        self.lambdas[node.start_byte] = qualname
+        self.references.append(Reference(line, column, parent.qualname, f"lambda:{qualname}"))
+        return _Scope(node.start_byte, node.end_byte, parent_index, qualname, "method", dict(parent.generics))
 
     def _modifiers(self, modifiers: Node | None) -> tuple[set[str], list[str]]:
         words: set[str] = set()
@@ -535,19 +579,25 @@ class _Extractor:
         )  # fmt: skip
 
     def _method_reference(self, node: Node, scope: _Scope) -> None:
+        written = self._method_reference_text(node, scope)
+        if written:
+            line, column = node.start_point
+            self.references.append(Reference(line + 1, column, scope.qualname, written))
+
+    def _method_reference_text(self, node: Node, scope: _Scope) -> str | None:
+        """``Owner::member`` as the records write a method reference (``Foo::new``), or None."""
         named = node.named_children
         if not named:
-            return
+            return None
         head = named[0]
         if head.type in ("type_identifier", "scoped_type_identifier", "generic_type"):
             owner = self._type(head, scope.generics)
         else:
             owner = self.chain(head)
         if not owner:
-            return
+            return None
         member = self.text(named[1]) if len(named) > 1 and named[1].type == "identifier" else "new"
-        line, column = node.start_point
-        self.references.append(Reference(line + 1, column, scope.qualname, f"{owner}::{member}"))
+        return f"{owner}::{member}"
 
     # imports ---------------------------------------------------------------------------------
     def _package(self, node: Node, scope: _Scope) -> None:
@@ -611,6 +661,9 @@ class _Extractor:
             return
         if declared:
             self.assignments.append(Assignment(line, scope.qualname, name, f"type:{declared}"))
+            held = self._function_value(value, scope)
+            if held is not None:  # `Runnable r = () -> ..`, `= this::work`: what the interface holds
+                self.assignments.append(Assignment(line, scope.qualname, name, f"holds:{held}"))
             return
         chain = self.chain(value) if value is not None else None
         if chain is None or len(chain) > _CHAIN_MAX:
@@ -619,6 +672,34 @@ class _Extractor:
             self.assignments.append(Assignment(line, scope.qualname, name, f"type:{chain[1:-1]}"))
         else:
             self.assignments.append(Assignment(line, scope.qualname, name, f"name:{chain}"))
+
+    def _return(self, node: Node, scope: _Scope) -> None:
+        """``return () -> ..`` / ``return this::m``: the binding ``return`` of the method (a
+        keyword: no name is bound so) to the function it hands out."""
+        value = next(
+            (c for c in node.named_children if c.type not in ("line_comment", "block_comment")), None
+        )
+        held = self._function_value(value, scope) if scope.kind == "method" else None
+        if held is not None and not held.startswith("type:"):
+            self.assignments.append(Assignment(node.start_point[0] + 1, scope.qualname, "return", held))
+
+    def _function_value(self, value: Node | None, scope: _Scope) -> str | None:
+        """A lambda (``lambda:<qualname>``), a method reference (``ref:Owner::m``) or a new object
+        of a named class (``type:T``), or None."""
+        while value is not None and value.type == "parenthesized_expression" and value.named_child_count == 1:
+            value = value.named_children[0]
+        if value is None:
+            return None
+        if value.type == "lambda_expression":
+            named = self.lambdas.get(value.start_byte)
+            return f"lambda:{named}" if named else None
+        if value.type == "method_reference":
+            written = self._method_reference_text(value, scope)
+            return f"ref:{written}" if written else None
+        if value.type == "object_creation_expression":  # `Shape s = new Circle()`: a Circle flows in
+            made = self._type(value.child_by_field_name("type"), scope.generics)
+            return f"type:{made}" if made and value.child_by_field_name("body") is None else None
+        return None
 
     def _for(self, node: Node, scope: _Scope) -> None:
         declared = self._type(node.child_by_field_name("type"), scope.generics)

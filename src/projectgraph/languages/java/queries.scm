@@ -30,5 +30,9 @@
 (resource) @resource
 (instanceof_expression) @instanceof
 (lambda_expression parameters: (formal_parameters (formal_parameter) @lambda.param))
+; a lambda in a method is a function of its own (`run$1`, see extract.py)
+(lambda_expression) @def.lambda
+; what a method returns: a function value it hands out
+(return_statement) @return
 
 (ERROR) @error
