@@ -27,6 +27,7 @@ LANGUAGES = (
             "definitions",
             "methods",
             "types",
+            "function literals",
             "calls",
             "result types",
             "references",

@@ -23,6 +23,7 @@ LANGUAGES = (
             "calls",
             "result types",
             "declared types",
+            "lambdas",
             "method references",
         ),
     ),

@@ -28,6 +28,7 @@ LANGUAGES = (
             "impl blocks",
             "traits",
             "macros",
+            "closures",
             "calls (macro bodies as tokens)",
             "result types",
             "declared types",
