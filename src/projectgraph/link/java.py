@@ -622,7 +622,11 @@ class JavaLinker:
             assigns = jfile.assigns.get((current, name))
             if assigns:
                 best = max(
-                    (a for a in assigns if a.line <= line and not a.value.startswith("holds:")),
+                    (
+                        a
+                        for a in assigns
+                        if a.line <= line and not a.value.startswith(("holds:", "reassigned:"))
+                    ),
                     key=lambda a: a.line,
                     default=None,
                 )
@@ -644,8 +648,11 @@ class JavaLinker:
             info = jfile.defs.get(current)
             if info is not None and info.definition.kind in _TYPE_KINDS:
                 break
-            assigns = [a for a in jfile.assigns.get((current, name), ()) if a.line <= line]
+            every = jfile.assigns.get((current, name), ())
+            assigns = [a for a in every if a.line <= line]
             if assigns:
+                if any(a.value == "reassigned:" for a in every):
+                    return [], None  # assigned again: its declaration is not all it holds
                 last = max(a.line for a in assigns)
                 found: list[str] = []
                 for a in assigns:
@@ -665,8 +672,11 @@ class JavaLinker:
         = new Circle()``), when each is a class of the project with the method set known."""
         current = scope
         while current:
-            assigns = [a for a in jfile.assigns.get((current, name), ()) if a.line <= line]
+            every = jfile.assigns.get((current, name), ())
+            assigns = [a for a in every if a.line <= line]
             if assigns:
+                if any(a.value == "reassigned:" for a in every):
+                    return []  # assigned again: its declaration is not all it holds
                 last = max(a.line for a in assigns)
                 found: list[str] = []
                 for a in assigns:
@@ -691,6 +701,8 @@ class JavaLinker:
         owner_file = self.files[found.path]
         keys_: list[str] = []
         for a in owner_file.assigns.get((found.qualname, "return"), ()):
+            if a.value == "other:":
+                return []  # a return the records do not name: not all it returns is known
             keys_ += self._function_keys(owner_file, found.qualname, a.value, a.line)
         return keys_
 

@@ -68,7 +68,8 @@ parameter ``T`` of a function (``func F[T fmt.Stringer](x T)`` binds ``T`` to
 ``constraint:fmt.Stringer`` in ``F``). The blank name ``_`` binds nothing. Package variables give
 bindings in the top-level scope ``""``. A ``return`` binds the target ``return`` (the first result)
 and ``return#<n>`` (result ``n``) of the function or literal around it to what each value gives
-(``return A{}, nil`` -> ``return`` = ``type:A``); ``return`` is a keyword, so no name is bound so.
+(``return A{}, nil`` -> ``return`` = ``type:A``; a value no binding writes, or a bare ``return``, is
+``expr:``; ``nil`` is nothing); ``return`` is a keyword, so no name is bound so.
 A ``var`` with a declared type and a value binds the type and ``holds:<value>`` on the same line
 (``var l Logger = &File{}`` -> ``type:Logger`` and ``holds:type:File``): what flows into the
 interface.
@@ -357,7 +358,7 @@ class _Extractor:
         for captures in groups["closure"]:
             self._closure(captures)
         for captures in groups["return"]:
-            self._return(captures["return"][0], captures["values"][0])
+            self._return(captures["return"][0])
         for captures in groups["call"]:
             self._call(captures["call"][0], captures["function"][0], captures["args"][0])
         for captures in groups["call.generic"]:
@@ -826,20 +827,27 @@ class _Extractor:
         scope = self.scopes[self.parents[entry]]
         self.references.append(_new(Reference, (line + 1, column, scope, f"func:{qualname}")))
 
-    def _return(self, node: Node, values: Node) -> None:
+    def _return(self, node: Node) -> None:
         """``return a, b``: result ``n`` of the function holds what value ``n`` gives (the target
-        ``return`` for the first result, ``return#<n>`` for the others)."""
+        ``return`` for the first result, ``return#<n>`` for the others); a value the bindings
+        cannot write is ``expr:``, and a bare ``return`` (named results) is ``expr:`` for the first,
+        so a set of returns is complete only when each is written (``nil`` gives nothing)."""
         entry = self.scope_entry(node.start_byte)
         if not entry:
             return
         scope = self.scopes[entry]
         line = node.start_point[0] + 1
+        values = next((c for c in node.named_children if c.type == "expression_list"), None)
+        if values is None:
+            self.assignments.append(_new(Assignment, (line, scope, "return", "expr:")))
+            return
         items = [child for child in values.named_children if child.type != "comment"]
         for position, item in enumerate(items):
+            if item.type == "nil":
+                continue
             bound = _binding(item, self.source, self.literal_names)
-            if bound is not None:
-                target = f"return#{position}" if position else "return"
-                self.assignments.append(_new(Assignment, (line, scope, target, bound)))
+            target = f"return#{position}" if position else "return"
+            self.assignments.append(_new(Assignment, (line, scope, target, bound or "expr:")))
 
     # ---- calls ------------------------------------------------------------------------------
     def _call(self, node: Node, function: Node, args: Node) -> None:

@@ -30,7 +30,7 @@
 (type_switch_statement alias: (expression_list) @alias) @typeswitch
 (func_literal parameters: (parameter_list) @parameters) @closure
 ; what a function returns, by position: the values that flow out of its calls
-(return_statement (expression_list) @values) @return
+(return_statement) @return
 
 ; Calls: `f()`, `pkg.F()`, `x.M()`, chained `a.B().C()`; `F[int](x)` parses as a conversion of a
 ; generic type; a composite literal `T{}` / `&T{}` makes a value of T (a constructor).

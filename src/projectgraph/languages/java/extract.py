@@ -28,8 +28,10 @@ What the records mean for Java (the linker, ``link/java.py``, reads them so):
   typed lambda parameter is ``type:T``; a ``var`` takes its initializer: ``type:T`` for ``new T()``
   or a cast, else ``name:<chain>``. A declared local whose initializer is a lambda, a method
   reference or ``new T()`` also binds ``holds:lambda:<qualname>`` / ``holds:ref:Owner::m`` /
-  ``holds:type:T`` on the same line: what flows into its declared type. ``return`` of a lambda or
-  a method reference binds ``return`` (a keyword: no local has that name) in the method.
+  ``holds:type:T`` on the same line: what flows into its declared type; ``x = ..`` of a plain
+  name binds ``reassigned:`` (the holds are then not all it holds). Each ``return`` of a value binds
+  ``return`` (a keyword: no local has that name) in the method: ``lambda:<q>``, ``ref:Owner::m``,
+  or ``other:`` for any other value (``null`` gives nothing).
 - Calls: ``recv.m()`` has the receiver chain, whose segments are names, ``name()`` for a call
   result, ``(T)`` for an instance of ``T`` (``new T()``, a cast, a literal); ``super.m()`` and
   ``I.super.m()`` are ``super_call``. ``new T()`` is a call with ``new`` and callee ``T``;
@@ -83,6 +85,7 @@ _KINDS = (
     "lambda.param",
     "def.lambda",
     "return",
+    "reassign",
     "error",
 )
 _TYPES = {
@@ -198,6 +201,7 @@ class _Extractor:
             ("instanceof", self._instanceof),
             ("lambda.param", self._lambda_param),
             ("return", self._return),
+            ("reassign", self._reassign),
         )
         for kind, handler in handlers:
             for captures in groups[kind]:
@@ -675,13 +679,23 @@ class _Extractor:
 
     def _return(self, node: Node, scope: _Scope) -> None:
         """``return () -> ..`` / ``return this::m``: the binding ``return`` of the method (a
-        keyword: no name is bound so) to the function it hands out."""
+        keyword: no name is bound so) to the function it hands out; ``other:`` for a value of
+        another kind (``null`` gives nothing), so the returns are all known or not."""
         value = next(
             (c for c in node.named_children if c.type not in ("line_comment", "block_comment")), None
         )
-        held = self._function_value(value, scope) if scope.kind == "method" else None
-        if held is not None and not held.startswith("type:"):
-            self.assignments.append(Assignment(node.start_point[0] + 1, scope.qualname, "return", held))
+        if scope.kind != "method" or value is None or value.type == "null_literal":
+            return
+        held = self._function_value(value, scope)
+        if held is None or held.startswith("type:"):
+            held = "other:"
+        self.assignments.append(Assignment(node.start_point[0] + 1, scope.qualname, "return", held))
+
+    def _reassign(self, node: Node, scope: _Scope) -> None:
+        """``x = ..`` of a plain name: ``reassigned:`` (what its declaration holds is not all)."""
+        name = self.text(node.child_by_field_name("left"))
+        if name:
+            self.assignments.append(Assignment(node.start_point[0] + 1, scope.qualname, name, "reassigned:"))
 
     def _function_value(self, value: Node | None, scope: _Scope) -> str | None:
         """A lambda (``lambda:<qualname>``), a method reference (``ref:Owner::m``) or a new object

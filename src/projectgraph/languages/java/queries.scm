@@ -34,5 +34,7 @@
 (lambda_expression) @def.lambda
 ; what a method returns: a function value it hands out
 (return_statement) @return
+; a local assigned again: what its declaration put in is not all it holds
+(assignment_expression left: (identifier) @name) @reassign
 
 (ERROR) @error

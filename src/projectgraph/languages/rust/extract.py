@@ -464,7 +464,7 @@ class _Extractor:
             params = self._params(node.child_by_field_name("parameters"), inner)
             returns = self._returns(node.child_by_field_name("return_type"), inner)
             body = node.child_by_field_name("body")
-            if body is not None and body.named_child_count:
+            if body is not None and body.named_child_count and not _returns_early(body):
                 tail = _unparenthesized(body.named_children[-1])
                 if tail.type in ("closure_expression", "call_expression", "struct_expression", "identifier"):
                     self.tails.append((qualname, tail, inner))
@@ -1213,10 +1213,10 @@ class _Extractor:
         return self.closures.get(inner.start_byte) if inner.type == "closure_expression" else None
 
     def _returned_closures(self) -> None:
-        """What a function's body ends in is what it returns: the binding ``return`` in the
-        function (``return`` is a keyword: no name is bound so) to a closure (``closure:<q>``, a
-        boxed one too), a struct literal (``type:T``) or a path (``name:Circle``, a unit struct);
-        ``Box::new(x)`` returns what ``x`` gives."""
+        """What a function's body ends in is what it returns (when the body has no ``return`` of
+        its own): the binding ``return`` in the function (a keyword: no name is bound so) to a
+        closure (``closure:<q>``, a boxed one too), a struct literal (``type:T``) or a path
+        (``name:Circle``, a unit struct); ``Box::new(x)`` returns what ``x`` gives."""
         for qualname, tail, scope in self.tails:
             value = self._value(tail, scope, False)
             if value is not None and value.startswith("name:") and tail.type == "call_expression":
@@ -1252,6 +1252,19 @@ class _Extractor:
             self.assignments.append(
                 Assignment(node.start_point[0] + 1, scope.qualname, name, f"type:{declared}")
             )
+
+
+def _returns_early(body: Node) -> bool:
+    """Whether a function body has a ``return`` of its own (not one of a closure or an inner fn):
+    then what it ends in is not all it returns."""
+    stack = list(body.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type == "return_expression":
+            return True
+        if node.type not in ("closure_expression", "function_item"):
+            stack.extend(node.named_children)
+    return False
 
 
 def _unparenthesized(node: Node) -> Node:
