@@ -27,6 +27,9 @@ edge is one of:
 - ``edge``: the graph has a ``calls`` edge from the caller to the callee;
 - ``site``: no such edge, but the graph has an unresolved site in that caller at a line of the
   call, so reach and callers answer uncertain there (honest, not known);
+- ``dynamic``: neither, but the graph flags a dynamic feature there (a computed ``getattr``,
+  ``eval``), which reach and callers count as an uncertainty for every target (honest too, and
+  counted apart: it says the least);
 - ``silent``: neither: a silent miss (``callers`` answers as if the caller did not exist).
 
 The figures: executed edges, the share that are edges, the silent misses (with ``-v`` each one,
@@ -201,6 +204,7 @@ def classify(graph: Graph, raw: list[tuple[Code, int, Code]]) -> dict[str, Any]:
     """Executed edges by what the graph says of them."""
     calls: set[tuple[str, str]] = {(e.caller, e.callee) for e in graph.edges if e.relation == "calls"}
     sites: set[tuple[str, int]] = {(u.caller, u.site.line) for u in graph.unresolved}
+    flags: set[tuple[str, int]] = {(d.caller, d.site.line) for d in graph.dynamic}
     lines: dict[tuple[str, str], set[int]] = {}
     for caller_code, line, callee_code in raw:
         caller, _ = code_key(graph, tuple(caller_code))  # type: ignore[arg-type]
@@ -208,12 +212,14 @@ def classify(graph: Graph, raw: list[tuple[Code, int, Code]]) -> dict[str, Any]:
         if transparent or callee_code[3] != "function" or caller == callee:
             continue
         lines.setdefault((caller, callee), set()).add(line)
-    found: dict[str, list[tuple[str, str]]] = {"edge": [], "site": [], "silent": []}
+    found: dict[str, list[tuple[str, str]]] = {"edge": [], "site": [], "dynamic": [], "silent": []}
     for pair in sorted(lines):
         if pair in calls:
             found["edge"].append(pair)
         elif any((pair[0], line) in sites for line in lines[pair]):
             found["site"].append(pair)
+        elif any((pair[0], line) in flags for line in lines[pair]):
+            found["dynamic"].append(pair)
         else:
             found["silent"].append(pair)
     return {"pairs": found, "lines": {f"{a} -> {b}": sorted(v) for (a, b), v in lines.items()}}
@@ -228,8 +234,9 @@ def main(argv: list[str]) -> int:
     specs = options.packages or list(DEFAULT)
     report: dict[str, Any] = {}
     total: Counter[str] = Counter()
-    header = ("package", "executed", "edges", "share", "sites", "silent", "silent%", "tests s", "index s")
-    print("{:24} {:>8} {:>6} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7}".format(*header))
+    header = ("package", "executed", "edges", "share", "sites", "dyn", "silent", "silent%")
+    header += ("tests s", "index s")
+    print("{:24} {:>8} {:>6} {:>6} {:>6} {:>4} {:>6} {:>7} {:>7} {:>7}".format(*header))
     roots = [(Path(spec) if os.path.isdir(spec) else fetch(spec)).resolve() for spec in specs]
     for root in roots:
         with tempfile.TemporaryDirectory() as tmp:
@@ -248,10 +255,10 @@ def main(argv: list[str]) -> int:
         silent = counts["silent"] / executed if executed else 0.0
         print(
             f"{root.name:24} {executed:8} {counts['edge']:6} {share:6.3f} {counts['site']:6} "
-            f"{counts['silent']:6} {silent:7.3%} {tests_s:7.1f} {index_s:7.1f}"
+            f"{counts['dynamic']:4} {counts['silent']:6} {silent:7.3%} {tests_s:7.1f} {index_s:7.1f}"
         )
         if options.v:
-            for kind in ("silent", "site"):
+            for kind in ("silent", "dynamic", "site"):
                 for caller, callee in pairs[kind]:
                     lines = result["lines"][f"{caller} -> {callee}"]
                     print(f"    {kind:6} [{callee_kind(graph, callee)}] {caller} -> {callee} (lines {lines})")
@@ -260,7 +267,7 @@ def main(argv: list[str]) -> int:
     if executed:
         print(
             f"{'total':24} {executed:8} {total['edge']:6} {total['edge'] / executed:6.3f} "
-            f"{total['site']:6} {total['silent']:6} {total['silent'] / executed:7.3%}"
+            f"{total['site']:6} {total['dynamic']:4} {total['silent']:6} {total['silent'] / executed:7.3%}"
         )
     if options.json:
         Path(options.json).write_text(json.dumps(report, indent=1, sort_keys=True), encoding="utf-8")

@@ -46,9 +46,18 @@ PACKAGE = {
         "\n"
         "def apply(fn, value):\n"
         "    return fn(value)\n"
+        "\n"
+        "\n"
+        "class Proxy:\n"
+        "    def __getattr__(self, name):\n"
+        "        return name\n"
+        "\n"
+        "\n"
+        "def peek(proxy):\n"
+        "    return proxy.anything\n"
     ),
     "tests/test_core.py": (
-        "from tiny.core import Money, apply, double\n"
+        "from tiny.core import Money, Proxy, apply, double, peek\n"
         "\n"
         "\n"
         "def test_double():\n"
@@ -57,6 +66,10 @@ PACKAGE = {
         "\n"
         "def test_apply():\n"
         "    assert apply(double, Money(1)).cents == 2\n"
+        "\n"
+        "\n"
+        "def test_peek():\n"
+        "    assert peek(Proxy()) == 'anything'\n"
     ),
 }
 
@@ -75,8 +88,11 @@ def test_a_small_package_is_classified(tmp_path: Path) -> None:
     core = "src/tiny/core.py"
     edge = ("tests/test_core.py//test_double", f"{core}//double")
     site = (f"{core}//apply", f"{core}//double")  # fn(value): a parameter the graph binds to double
-    silent = (f"{core}//double", f"{core}//Money//__add__")  # an operator: no call written
+    # an operator on a parameter: the instance the test passes binds it
+    operator = (f"{core}//double", f"{core}//Money//__add__")
+    silent = (f"{core}//peek", f"{core}//Proxy//__getattr__")  # a plain attribute read: no site
     assert edge in pairs["edge"]
+    assert operator in pairs["edge"]
     assert silent in pairs["silent"]
     assert site in pairs["edge"] + pairs["site"]
     # the generator-free, thread-free run records the constructor from both tests

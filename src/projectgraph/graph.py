@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from projectgraph import fileindex
 from projectgraph.gcpause import paused_gc
 
-VERSION = 10
+VERSION = 11
 """projectgraph.VERSION: the link rules. Graph.stats["version"] carries it."""
 
 CONFIDENCE: dict[str, str] = {
@@ -37,6 +37,7 @@ CONFIDENCE: dict[str, str] = {
     "container": "medium",  # Python: an item of a literal tuple or list a for loop binds, called
     "protocol": "high",  # Python: what with, for and raise call with no call written
     "property": "high",  # Python: a property's getter, run by reading the attribute
+    "argument": "medium",  # Python: a method of an instance a call site passes to the parameter
     "field": "low",
     "name": "low",
     "wildcard": "low",

@@ -279,10 +279,6 @@ class TracedPythonLinker(py.PythonLinker):
             if info.definition.decorators:
                 self._decorate(pyfile, info)
 
-    def _arguments_of_file(self, pyfile: py._File) -> None:
-        for call, refs in self._arguments_of(pyfile):
-            self._bind_arguments(pyfile, call, refs)
-
     def _release(self) -> None:
         super()._release()  # (its _forget_values drops the memo tables' keys)
         self._drop_deps("member", "subs", "mplan", "cons", "mtable", "subtab", "mkeys")
@@ -455,6 +451,10 @@ class TracedPythonLinker(py.PythonLinker):
         self._frame.add(("pn", name))
         return super()._property_name(name)
 
+    def _unknown_read(self, caller: str, site: Any, name: str, text: str) -> None:
+        self._frame.add(("bn", name))
+        super()._unknown_read(caller, site, name, text)
+
     def _memo(self, table: dict[Any, Any], key: Any, compute: Callable[..., Any], *args: Any) -> Any:
         slot = ("memo", id(table), key)
         ran = False
@@ -571,7 +571,7 @@ class TracedPythonLinker(py.PythonLinker):
         self._constructions[cls] = targets
         super()._construction(caller, site, cls, kind)
 
-    def _method_call(self, caller: str, site: Any, cls: str, call: Any) -> None:
+    def _method_call(self, caller: str, site: Any, cls: str, call: Any, via: str = "") -> None:
         slot = (cls, call.name)
         plan = self._cached(
             "mplan",
@@ -580,7 +580,7 @@ class TracedPythonLinker(py.PythonLinker):
             lambda: self._method_plans.get(slot) or self._method_plan(cls, call.name),
         )
         self._method_plans[slot] = plan
-        super()._method_call(caller, site, cls, call)
+        super()._method_call(caller, site, cls, call, via)
 
     def _subclass_tables(self, cls: str) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
         def compute() -> tuple[dict[str, list[str]], dict[str, list[str]]]:

@@ -15,6 +15,7 @@ annotation or what it visibly returns. What stays unknown becomes an unresolved 
 from __future__ import annotations
 
 import builtins
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +63,13 @@ _PURE = -1
 _NONE: tuple[None, str] = (None, "none")
 _BUILTIN_VALUES = {name: (Value("ext", f"builtins//{name}"), "builtin") for name in BUILTINS}
 _PENDING = object()  # a self-attribute value being resolved
+# Declared types that name no class of the value: a typing form (Callable, Any, IO, Iterable,
+# Type[...]: a protocol any class may meet) or object. A value declared so may be an instance of any
+# first-party class (duck typing), so it is unknown, never an instance of the typing name (whose
+# calls, bound to ``typing//IO//read``, would leave the project's own ``read`` silent).
+_OPAQUE_TYPES = ("typing//", "typing_extensions//", "collections//abc//", "_typeshed//")
+_OPAQUE_CLASSES = frozenset({"builtins//object", "builtins//type", "builtins//callable"})
+_PROTOCOLS = frozenset({"typing//Protocol", "typing_extensions//Protocol"})
 
 
 @dataclass
@@ -845,7 +853,7 @@ class PythonLinker:
                 continue
             bound = keys.join(info.key, name)
             if param.type:
-                return (_PARAM, "typed", info, param.type)
+                return (_PARAM, "typed", info, param.type, bound)
             owner = pyfile.defs.get(scope.rpartition(".")[0])
             if position == 0 and owner is not None and owner.is_class:
                 decorators = info.definition.decorators
@@ -863,12 +871,13 @@ class PythonLinker:
             return step[2]  # type: ignore[no-any-return]
         if how == "bound":
             self._reads += 1
-            if step[2] in self._bindings:
-                return Value("param", step[2]), "param"
             if step[3][0] is None:
+                # pytest passes a test the fixture's value, whatever else a direct call passes
                 fixture = self._fixture_value(pyfile, scope, step[2].rpartition("//")[2])
                 if fixture is not None:
                     return fixture, "param"
+            if step[2] in self._bindings:
+                return Value("param", step[2]), "param"
             return step[3]  # type: ignore[no-any-return]
         info = step[2]
         value = self._memo(
@@ -880,6 +889,12 @@ class PythonLinker:
             step[3],
             info.definition.line,
         )
+        if value is None:
+            # a declared type that names no class (Callable, Any, a typing form): what the call
+            # sites pass, as for a parameter with no annotation
+            self._reads += 1
+            if step[4] in self._bindings:
+                return Value("param", step[4]), "param"
         return value, "param"
 
     def _fixture_value(self, pyfile: _File, scope: str, name: str) -> Value | None:
@@ -915,8 +930,12 @@ class PythonLinker:
         if value is None:
             return None
         if value.kind == "def" and self.defs[value.key].is_class:
+            if any(base in _PROTOCOLS for base in self._external_bases(value.key)):
+                return None  # a typing.Protocol of the project: any class with its methods
             return Value("inst", value.key)
         if value.kind == "ext":
+            if value.key.startswith(_OPAQUE_TYPES) or value.key in _OPAQUE_CLASSES:
+                return None
             return Value("inst_ext", value.key)
         return None
 
@@ -1046,7 +1065,8 @@ class PythonLinker:
     def _compute_attribute(self, value: Value, name: str) -> Value | None:
         if value.kind == "param":  # as the first value it receives (a classmethod's own class)
             bound = self._bound_values(value.key)
-            return self._attribute(bound[0], name) if bound else None
+            # an instance passed is one of the values the callers pass: not the attribute's only one
+            return self._attribute(bound[0], name) if bound and bound[0].kind != "inst" else None
         if value.kind == "module":
             return self._module_member(value.key, name)
         if value.kind in ("ext", "inst_ext"):
@@ -1199,7 +1219,8 @@ class PythonLinker:
             kind = {"assign": "assignment", "wildcard": "wildcard"}.get(how, "direct")
             self._call_value(caller, site, value, kind, call)
             if value.kind == "ext" and value.key in _DUNDER_BUILTINS:
-                self._dunder_builtin(pyfile, caller, site, _DUNDER_BUILTINS[value.key], call)
+                for method in _DUNDER_BUILTINS[value.key]:
+                    self._dunder_builtin(pyfile, caller, site, method, call)
             return
         if call.super_call:
             self._super_call(pyfile, caller, site, call)
@@ -1215,6 +1236,9 @@ class PythonLinker:
         if receiver.kind == "inst":
             self._method_call(caller, site, receiver.key, call)
             return
+        if receiver.kind == "param" and receiver.key not in self._cls_params:
+            self._param_receiver_call(caller, site, receiver.key, call)
+            return
         target = self._attribute(receiver, call.name)
         if target is None:
             if receiver.kind == "def" and self.defs[receiver.key].is_class:
@@ -1224,6 +1248,9 @@ class PythonLinker:
             return
         kind = "member" if receiver.kind == "def" else "direct"
         self._call_value(caller, site, target, kind, call)
+        if target.kind == "ext" and target.key in _DUNDER_FUNCTIONS:
+            for method in _DUNDER_FUNCTIONS[target.key]:
+                self._dunder_builtin(pyfile, caller, site, method, call)
 
     def _call_value(
         self, caller: str, site: Site, value: Value, kind: str, call: Call, decorated: bool = True
@@ -1276,19 +1303,53 @@ class PythonLinker:
             return
         self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
 
+    def _param_receiver_call(self, caller: str, site: Site, param: str, call: Call) -> None:
+        """``p.method()`` with ``p`` a parameter: the method of each instance (and the attribute of
+        each other value) the call sites pass; the callers the records do not show may pass
+        anything, so the site stays (with the methods of that name when nothing is passed)."""
+        bound = self._bound_values(param)
+        for value in bound:
+            if value.kind == "inst":
+                self._method_call(caller, site, value.key, call, via="argument")
+                continue
+            target = self._attribute(value, call.name)
+            if target is not None:
+                self._call_value(caller, site, target, "argument", call)
+        if bound:
+            self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
+        else:
+            self._unknown_receiver(caller, site, call)
+
     def _implicit_call(self, pyfile: _File, caller: str, site: Site, call: Call) -> None:
         """What a with, for or raise statement calls (extract.py's implicit call records): the
         method of a first-party class that the value is an instance of (and, for a class of an
-        iterator, ``__next__`` when ``__iter__`` returns the instance), or the class raised. What
-        the linker cannot see stays as it was, with no site: the class refers to its dunders."""
+        iterator, ``__next__`` when ``__iter__`` returns the instance), or the class raised. A
+        value the linker does not know (a parameter, an unknown result) may be an instance of any
+        class: the site stays, named by the method (``__iter__`` and ``__next__`` for a loop), so
+        callers of a project's ``__iter__`` say uncertain there, never "no caller"."""
         if call.text.startswith("raise "):
             value = self._resolve_dotted(pyfile, call.scope, call.callee, call.line)
             if value is not None and value.kind == "def" and self.defs[value.key].is_class:
                 self._call_value(caller, site, value, "protocol", call)
             return
         receiver = self._resolve_dotted(pyfile, call.scope, call.receiver or "", call.line)
-        if receiver is None or receiver.kind != "inst":
+        if receiver is None or receiver.kind == "param":
+            self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
+            then = _PROTOCOL_STEPS.get(call.name) if call.text.startswith("for ") else None
+            if then is not None:
+                self._unresolved(caller, site, "unknown-receiver", then, call.text)
+            if receiver is not None:  # the instances the call sites pass run it too
+                for value in self._bound_values(receiver.key):
+                    if value.kind == "inst":
+                        self._protocol_call(pyfile, caller, site, value, call, "argument")
             return
+        if receiver.kind == "inst":
+            self._protocol_call(pyfile, caller, site, receiver, call, "protocol")
+
+    def _protocol_call(
+        self, pyfile: _File, caller: str, site: Site, receiver: Value, call: Call, kind: str
+    ) -> None:
+        """The dunder an implicit call runs on an instance of a project class, if its class has it."""
         if call.name in _REFLECTED and call.text.startswith("<op> "):
             # b.__radd__ runs when a has no __add__ of its own (or a is not the project's)
             left = call.text[5:].split(" ", 1)[0]
@@ -1300,20 +1361,44 @@ class PythonLinker:
         member = self._class_member(receiver.key, call.name)
         if member is None or not member.is_callable:
             return
-        self._call_value(caller, site, Value("def", member.key), "protocol", call)
+        self._call_value(caller, site, Value("def", member.key), kind, call)
         if call.name in ("__iter__", "__aiter__") and "name:self" in member.definition.returns:
             step = self._class_member(receiver.key, "__next__" if call.name == "__iter__" else "__anext__")
             if step is not None and step.is_callable:
-                self._call_value(caller, site, Value("def", step.key), "protocol", call)
+                self._call_value(caller, site, Value("def", step.key), kind, call)
 
     def _dunder_builtin(self, pyfile: _File, caller: str, site: Site, method: str, call: Call) -> None:
-        """``len(x)``, ``next(x)``, ``str(x)``: the method of x's class, for the first argument
-        written as a name chain that is an instance of a project class."""
-        refs = self._argument_refs(pyfile).get(call)
-        if not refs:
+        """``len(x)``, ``next(x)``, ``str(x)``, ``list(x)``: the method of x's class, for a first
+        argument that is an instance of a project class. An argument the linker does not know (a
+        parameter, a call's result, an unknown name) may be an instance of any class: the site
+        stays, named by the method; a literal or a known external value runs no project code."""
+        argument = _first_argument(call)
+        value: Value | None = None
+        if argument is None:
+            refs = self._argument_refs(pyfile).get(call)
+            start = call.column + call.text.find("(") + 1
+            made = _call_arguments(call.text)[:1]
+            if refs and refs[0].line == call.line and refs[0].column == start and _NAME_CHAIN(refs[0].name):
+                value = self._argument_value(pyfile, refs[0])  # a name chain, the text cut after it
+            elif made and not made[0][1]:  # a constructor's call (``copy.copy(Snapshot())``)
+                value = self._instance_value(pyfile, call, made[0][2])
+            if value is None:
+                self._unresolved(caller, site, "unknown-receiver", method, call.text)
+                return
+        elif not argument:
+            return  # a literal, a generator expression, or nothing passed
+        else:
+            value = self._resolve_dotted(pyfile, call.scope, argument, call.line)
+        if value is None or value.kind == "param":
+            self._unresolved(caller, site, "unknown-receiver", method, call.text)
+            if value is not None:  # the instances the call sites pass
+                for passed in self._bound_values(value.key):
+                    if passed.kind == "inst":
+                        member = self._class_member(passed.key, method)
+                        if member is not None and member.is_callable:
+                            self._call_value(caller, site, Value("def", member.key), "argument", call)
             return
-        value = self._argument_value(pyfile, refs[0])
-        if value is None or value.kind != "inst":
+        if value.kind != "inst":
             return
         member = self._class_member(value.key, method)
         if member is not None and member.is_callable:
@@ -1333,24 +1418,38 @@ class PythonLinker:
     def _read_edges(self, pyfile: _File) -> None:
         """A property read (``result.output``) runs its getter: an edge of kind ``property`` to it
         when the receiver is an instance of a first-party class whose MRO gives a property of that
-        name, and ``cha`` edges to the overrides in its subclasses."""
+        name, and ``cha`` edges to the properties of that name in its subclasses (which may
+        override a plain attribute of the class). A receiver the linker does not know may be an
+        instance of any class with such a property: the read is an unresolved site named by it,
+        with ``name`` edges to those properties when they are few (as an unknown method call)."""
         for read in pyfile.index.reads:
             receiver_text, _, name = read.name.rpartition(".")
             if not self._property_name(name):
                 continue
             receiver = self._resolve_dotted(pyfile, read.scope, receiver_text, read.line)
-            if receiver is None or receiver.kind != "inst":
+            if receiver is None or receiver.kind == "param":
+                caller = self._caller(pyfile, read.scope)
+                self._unknown_read(caller, Site(pyfile.path, read.line, read.column), name, read.name)
+                continue
+            if receiver.kind != "inst":
                 continue
             member = self._class_member(receiver.key, name)
-            if member is None or not _is_property(member.definition):
-                continue
             caller = self._caller(pyfile, read.scope)
             site = Site(pyfile.path, read.line, read.column)
-            self.builder.edge(caller, member.key, "calls", "property", site)
+            if member is not None and _is_property(member.definition):
+                self.builder.edge(caller, member.key, "calls", "property", site)
             for key in self._subclass_tables(receiver.key)[0].get(name, ()):
                 self._def_read(key)
-                if key != member.key and _is_property(self.defs[key].definition):
+                if (member is None or key != member.key) and _is_property(self.defs[key].definition):
                     self.builder.edge(caller, key, "calls", "cha", site)
+
+    def _unknown_read(self, caller: str, site: Site, name: str, text: str) -> None:
+        """A read of a property name on an unknown receiver: the site, and the getters by name."""
+        self._unresolved(caller, site, "unknown-receiver", name, text)
+        candidates = [info for info in self._by_name.get(name, []) if _is_property(info.definition)]
+        if len(candidates) <= MAX_NAME_CANDIDATES:
+            for info in candidates:
+                self.builder.edge(caller, info.key, "calls", "name", site)
 
     def _property_name(self, name: str) -> bool:
         """Whether some class of the project has a property of that name (most reads are of no
@@ -1427,24 +1526,28 @@ class PythonLinker:
     def _generated_inits(self) -> dict[str, bool]:
         return {}
 
-    def _method_call(self, caller: str, site: Site, cls: str, call: Call) -> None:
+    def _method_call(self, caller: str, site: Site, cls: str, call: Call, via: str = "") -> None:
+        """A call of a method on an instance of ``cls``; ``via``: the kind of every edge, for an
+        instance that came through a parameter (``argument``), else each rule's own (and then a
+        class with no such method leaves no no-definition site: the parameter's site stands)."""
         plan = self._method_plans.get((cls, call.name))
         if plan is None:
             plan = self._method_plans[(cls, call.name)] = self._method_plan(cls, call.name)
         attr, given, member, external, overrides = plan
         if attr is not None:
-            self._call_value(caller, site, attr, "assignment", call)
+            self._call_value(caller, site, attr, via or "assignment", call)
         for value in given:
-            self._call_value(caller, site, value, "cha", call)
+            self._call_value(caller, site, value, via or "cha", call)
         if member is not None:
-            self._call_value(caller, site, member, "member", call)
+            self._call_value(caller, site, member, via or "member", call)
         if external is not None:
             if external:
-                self.builder.edge(caller, self.builder.external(external, _LANGUAGE), "calls", "member", site)
-            else:
+                key = self.builder.external(external, _LANGUAGE)
+                self.builder.edge(caller, key, "calls", via or "member", site)
+            elif not via:  # (through a parameter, the caller keeps one unknown-receiver site)
                 self._unresolved(caller, site, "no-definition", call.name, call.text)
         for value in overrides:
-            self._call_value(caller, site, value, "cha", call)
+            self._call_value(caller, site, value, via or "cha", call)
 
     def _method_plan(self, cls: str, name: str) -> tuple[Any, ...]:
         """What a call of ``name`` on an instance of ``cls`` runs, once per (class, name): the
@@ -1547,9 +1650,14 @@ class PythonLinker:
         if member is not None:
             return
         bases = self._external_bases(cls)
+        self._def_read(cls)
         if bases:
             key = self.builder.external(keys.join(bases[0], call.name), _LANGUAGE)
             self.builder.edge(caller, key, "calls", "member", site)
+        elif len(self._bases(cls)) < len(self.defs[cls].definition.bases):
+            # a base the records do not resolve (``class L(base)`` with ``base`` a parameter):
+            # its method, whatever class it is, runs here
+            self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
         # else: object's own method (object.__init__ and friends): nothing to link
 
     def _enclosing_class(self, pyfile: _File, scope: str) -> str | None:
@@ -1620,7 +1728,14 @@ class PythonLinker:
             # a factory: each function or instance it returns is the decorator, called here
             site = Site(pyfile.path, call.line, call.column)
             made: list[Value] = []
-            for returned in self._returned(value):
+            returns = self._returned(value)
+            if not returns and (value is None or (value.kind == "def" and self.defs[value.key].is_callable)):
+                # a factory whose decorator the records do not show: what runs on the definition is
+                # not known. A first-party factory's is a value it refers to (a reference edge), so
+                # the site is covered; an unknown factory's may be anything; an external factory's
+                # decorator is external code
+                self._unresolved(caller, site, "computed-name", "", call.text, covered=value is not None)
+            for returned in returns:
                 self._call_value(caller, site, returned, "returned", call)
                 made.extend(self._apply_decorator(returned, current))
             if made:
@@ -1649,9 +1764,27 @@ class PythonLinker:
                 made.extend(current)  # returns the definition itself
             elif value is not None and value.kind in ("def", "inst"):
                 made.append(value)
+            elif value is None and kind == "call" and (wrapper := self._updated_wrapper(target, text)):
+                made.append(wrapper)
             else:
                 made.extend(current)  # unknown: the name may still run the definition
         return list(dict.fromkeys(made))
+
+    def _updated_wrapper(self, function: DefInfo, callee: str) -> Value | None:
+        """``return functools.update_wrapper(wrapper, f)`` in a decorator: the wrapper it returns
+        (the first argument of that call in the function, a definition)."""
+        pyfile = self.files[function.path]
+        target = self._resolve_dotted(pyfile, function.qualname, callee, function.definition.end_line)
+        if target is None or target.key != "functools//update_wrapper":
+            return None
+        for call in pyfile.index.calls:
+            if call.scope == function.qualname and call.callee == callee:
+                argument = _first_argument(call)
+                if argument:
+                    value = self._resolve_dotted(pyfile, function.qualname, argument, call.line)
+                    if value is not None and value.kind == "def":
+                        return value
+        return None
 
     def _bound_values(self, key: str) -> list[Value]:
         """What a parameter receives, through parameters passed on to other parameters."""
@@ -1721,8 +1854,77 @@ class PythonLinker:
         call of a builtin that calls its function argument (map, sorted, ...) calls it there.
         """
         for pyfile in self.files.values():
-            for call, refs in self._arguments_of(pyfile):
-                self._bind_arguments(pyfile, call, refs)
+            self._arguments_of_file(pyfile)
+
+    def _arguments_of_file(self, pyfile: _File) -> None:
+        """``_arguments`` for the calls of one file: functions passed, then instances passed."""
+        for call, refs in self._arguments_of(pyfile):
+            self._bind_arguments(pyfile, call, refs)
+        self._instance_arguments(pyfile)
+
+    def _instance_arguments(self, pyfile: _File) -> None:
+        """An instance passed as an argument (``use(reader)``, ``use(Reader())``, ``use(r=x)``)
+        binds the parameter at its position or keyword, read from the call's text (a call cut
+        short gives its complete arguments only; after ``*args`` no position is known). A method
+        called on the parameter then runs on each class passed (``_param_receiver_call``)."""
+        for call in pyfile.index.calls:
+            text = call.text
+            if call.callee == "<expr>" or call.super_call or not call.args or text.startswith(_NO_ARGUMENTS):
+                continue
+            passed: list[tuple[int, str, Value]] = []
+            for position, keyword, expression in _call_arguments(text):
+                value = self._instance_value(pyfile, call, expression)
+                if value is not None:
+                    passed.append((position, keyword, value))
+            if not passed:
+                continue
+            callee = self._resolve_dotted(pyfile, call.scope, call.callee, call.line)
+            if callee is None or callee.kind not in ("def", "inst"):
+                continue
+            targets = self._decorated.get(callee.key, [callee]) if callee.kind == "def" else [callee]
+            for target in targets:
+                function = None
+                if target.kind == "def":
+                    info = self.defs[target.key]
+                    function = self._class_member(info.key, "__init__") if info.is_class else info
+                elif target.kind == "inst":
+                    function = self._class_member(target.key, "__call__")
+                if function is None or not function.is_callable:
+                    continue
+                params = function.definition.params
+                shift = 1 if self._is_method(function) else 0
+                for position, keyword, value in passed:
+                    if keyword:
+                        index = next(
+                            (i for i, p in enumerate(params) if p.name == keyword and not p.variadic), -1
+                        )
+                        if index < shift:
+                            continue
+                        position = index - shift
+                    elif position < 0:
+                        continue
+                    name = self._bind(function, position, [value])
+                    if name is not None:
+                        self._passed.add(keys.join(function.key, name))
+
+    def _is_method(self, function: DefInfo) -> bool:
+        """Whether a call of the function passes the instance or class first (a method, not static)."""
+        owner = self.files[function.path].defs.get(function.qualname.rpartition(".")[0])
+        return owner is not None and owner.is_class and "staticmethod" not in function.definition.decorators
+
+    def _instance_value(self, pyfile: _File, call: Call, expression: str) -> Value | None:
+        """The instance an argument's text stands for: a name chain bound to one, or a call (of a
+        class, of a function returning one) written as a name chain with its arguments."""
+        if _NAME_CHAIN(expression):
+            if expression in ("self", "cls"):
+                return None  # the receiver passed on: its class is known where it is used
+            value = self._resolve_dotted(pyfile, call.scope, expression, call.line)
+        else:
+            callee = _CALL_OF_NAME(expression)
+            if callee is None:
+                return None
+            value = self._call_result(pyfile, call.scope, callee.group(1), call.line)
+        return value if value is not None and value.kind == "inst" else None
 
     def _arguments_of(self, pyfile: _File) -> list[tuple[Call, list[Reference]]]:
         references = pyfile.index.references
@@ -1967,13 +2169,29 @@ _PROPERTY_DECORATORS = frozenset(
 )
 # the text of the call records of what a statement calls with no call written (extract.py)
 _IMPLICIT = ("with ", "for ", "raise ", "<op> ")
+# calls whose text holds no argument list of their own (decorators, implicit calls)
+_NO_ARGUMENTS = ("@", *_IMPLICIT)
+_NAME_CHAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*").fullmatch
+_CALL_OF_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\(.*\)").fullmatch
+# library functions that call methods of their first argument: pickling and copying an object
+# runs its class's __reduce_ex__ (object's calls __reduce__, __getstate__, __getnewargs__), and
+# unpickling or a copy runs __setstate__ of a class the records cannot tell
+_REDUCE = ("__reduce_ex__", "__reduce__", "__getstate__", "__getnewargs_ex__", "__getnewargs__")
+_DUNDER_FUNCTIONS = {
+    "pickle//dumps": _REDUCE,
+    "pickle//dump": _REDUCE,
+    "copy//copy": (*_REDUCE, "__copy__", "__setstate__"),
+    "copy//deepcopy": (*_REDUCE, "__deepcopy__", "__setstate__"),
+}
+# the method a loop calls after the one its record names
+_PROTOCOL_STEPS = {"__iter__": "__next__", "__aiter__": "__anext__"}
 _REFLECTED = frozenset(
     f"__r{name}__" for name in "add sub mul matmul truediv floordiv mod pow lshift rshift and or xor".split()
 )
 # builtins that call a method of their argument: len(x) runs type(x).__len__
 _DUNDER_BUILTINS = {
-    f"builtins//{name}": f"__{method}__"
-    for name, method in (
+    f"builtins//{name}": tuple(f"__{method}__" for method in methods.split())
+    for name, methods in (
         ("len", "len"),
         ("iter", "iter"),
         ("next", "next"),
@@ -1986,8 +2204,85 @@ _DUNDER_BUILTINS = {
         ("abs", "abs"),
         ("format", "format"),
         ("reversed", "reversed"),
+        # builtins that iterate their first argument (list and tuple ask its length first)
+        ("list", "len iter"),
+        ("tuple", "len iter"),
+        ("set", "iter"),
+        ("frozenset", "iter"),
+        ("sorted", "iter"),
+        ("enumerate", "iter"),
+        ("sum", "iter"),
+        ("any", "iter"),
+        ("all", "iter"),
     )
 }
+
+
+def _call_arguments(text: str) -> list[tuple[int, str, str]]:
+    """The arguments of a call from its text: (position or -1 after a starred one, keyword or "",
+    the argument's text), the complete ones only (a text cut short loses its last)."""
+    opening = text.find("(")
+    if opening < 0:
+        return []
+    found: list[tuple[int, str, str]] = []
+    depth = 0
+    quote = ""
+    start = opening + 1
+    position = 0
+    index = start
+    end = len(text)
+    while index < end:
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}" and depth:
+            depth -= 1
+        elif char in ",)" and depth == 0:
+            argument = text[start:index].strip()
+            if argument.startswith("*"):
+                position = -1
+            elif argument:
+                keyword, sep, value = argument.partition("=")
+                if sep and keyword.strip().isidentifier() and not value.startswith("="):
+                    found.append((-1, keyword.strip(), value.strip()))
+                else:
+                    found.append((position, "", argument))
+                    if position >= 0:
+                        position += 1
+            if char == ")":
+                break
+            start = index + 1
+        index += 1
+    return found
+
+
+def _first_argument(call: Call) -> str | None:
+    """The first argument of a call as written, from its text: a name chain (``x``, ``self.x``),
+    "" for a literal or no argument, None for another expression (a call, an operator) or text
+    cut short."""
+    text = call.text
+    opening = text.find("(")
+    if opening < 0 or text.endswith("…"):
+        return None
+    inner = text[opening + 1 : -1] if text.endswith(")") else ""
+    arguments = _call_arguments(text)
+    if arguments and " for " in arguments[0][2]:
+        return ""  # a generator expression: a builtin generator, whose body the function holds
+    first = inner.split(",", 1)[0].strip()
+    if not first:
+        return ""
+    if first[0] in "\"'0123456789[{-" or first[:2] in ("f'", 'f"', "b'", 'b"', "r'", 'r"'):
+        return ""
+    if all(part.isidentifier() for part in first.split(".")):
+        return first
+    return None
 
 
 def _is_property(member: Definition) -> bool:

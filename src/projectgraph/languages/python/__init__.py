@@ -23,6 +23,7 @@ LANGUAGES = (
             "protocol",
             "property",
             "container",
+            "argument",
         ),
         extracts=(
             "imports",

@@ -237,7 +237,10 @@ class _NodeReader:
         return ""
 
     def _type_name(self, node: Node | None) -> str | None:
-        """A type annotation as a dotted name, unwrapping `Optional[X]`, `X | None` and string forms."""
+        """A type annotation as a dotted name, unwrapping `Optional[X]` (`t.Optional`, `typing.Optional`
+        too), `Union[X, None]`, `X | None`, `Annotated[X, ...]` and string forms. A union of two or
+        more types names no one class of the value: None (the linker then knows nothing of it,
+        rather than the first member only, which would leave the others' calls silent)."""
         if node is None:
             return None
         if node.type == "type" and node.named_child_count == 1:
@@ -246,22 +249,32 @@ class _NodeReader:
             value = self._string_value(node)
             return value.strip() if value and value.replace(".", "").replace("_", "").isalnum() else None
         if node.type == "binary_operator":  # X | None
-            for side in ("left", "right"):
-                part = node.child_by_field_name(side)
-                name = self._type_name(part)
-                if name and name != "None":
-                    return name
-            return None
+            return self._one_type([node.child_by_field_name("left"), node.child_by_field_name("right")])
         if node.type in ("generic_type", "subscript"):
             head = node.named_children[0] if node.named_children else None
             head_name = self._dotted(head) if head is not None else None
-            if head_name in ("Optional", "typing.Optional") and node.named_child_count > 1:
-                inner = node.named_children[1]
-                if inner.type == "type_parameter" and inner.named_child_count:
-                    inner = inner.named_children[0]
-                return self._type_name(inner)
+            last = head_name.rpartition(".")[2] if head_name else ""
+            if last in ("Optional", "Union", "Annotated") and node.named_child_count > 1:
+                members: list[Node | None] = []
+                for inner in node.named_children[1:]:
+                    if inner.type == "type_parameter":
+                        members.extend(inner.named_children)
+                    else:
+                        members.append(inner)
+                if last == "Annotated":
+                    members = members[:1]
+                return self._one_type(members)
             return head_name
         return self._dotted(node)
+
+    def _one_type(self, members: list[Node | None]) -> str | None:
+        """The one type of a union's members that is not None, else None."""
+        kept = [
+            self._type_name(member)
+            for member in members
+            if member is not None and self._text(member).strip() not in ("None", "'None'", '"None"')
+        ]
+        return kept[0] if len(kept) == 1 else None
 
     def _params_from_nodes(self, node: Node) -> tuple[Param, ...]:
         params = []
