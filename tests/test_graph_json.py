@@ -7,7 +7,7 @@ import json
 import math
 from typing import Any
 
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from projectgraph.graph import json_text
@@ -31,6 +31,7 @@ def _reference(value: Any) -> str:
 
 
 @given(_VALUES)
+@settings(suppress_health_check=[HealthCheck.too_slow])  # (nested values are slow to draw at load 25)
 def test_json_text_is_the_standard_text(value: Any) -> None:
     assert json_text(value) == _reference(value)
 
