@@ -10,14 +10,16 @@ syncs first.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from projectgraph.config import load_config
+from projectgraph.daemon.writer import WriterPid
 from projectgraph.discover import discover
 from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions, Progress
@@ -102,6 +104,13 @@ class Project:
         self.close()
 
     # ---- writing --------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _writer(self) -> Iterator[None]:
+        """The writer authority: ``writer.pid`` (no daemon or watcher is this project's writer, or
+        this process is: ``daemon.writer``), then the short-lived writer lock of each mutation."""
+        with WriterPid(self.folder, "writer"), WriterLock(self.folder):
+            yield
+
     def refresh(
         self, options: IndexOptions | None = None, progress: Progress | None = None, *, rebuild: bool = False
     ) -> ProjectRun:
@@ -109,7 +118,7 @@ class Project:
 
         A damaged store (``sql.damage``, checked first) is rebuilt from the sources, as ``rebuild``
         asks for in any case."""
-        with WriterLock(self.folder):
+        with self._writer():
             self._checked_store(rebuild, check=True)
             try:
                 done = reconcile(self.root, self.store, options, progress, full=True, always_link=True)
@@ -128,7 +137,7 @@ class Project:
         """``refresh``, but the link and the write are skipped when every file, control file and
         rule version is the one the stored graph was built from (then ``relinked`` is False and
         ``stored_stats`` gives the stored graph's counts)."""
-        with WriterLock(self.folder):
+        with self._writer():
             self._checked_store(rebuild, check=True)
             try:
                 done = reconcile(self.root, self.store, options, progress, full=True, partial=True)
@@ -160,7 +169,7 @@ class Project:
         ``incremental``: when to keep a tracked link and relink from it (``sync.relink``); by
         default from this project's second sync that links. ``changed_paths``: the project paths
         the caller knows are all that changed since this process's last sync (``reconcile``)."""
-        with WriterLock(self.folder):
+        with self._writer():
             self._checked_store(False, check=full)
             try:
                 done = reconcile(
@@ -184,7 +193,7 @@ class Project:
     def embed(self, progress: Callable[[int, int], None] | None = None) -> semantic.EmbedStats:
         """Give every first-party symbol of the stored graph its vector (semantic search), embedding
         only the symbols whose text changed; afterwards each index and sync keeps them current."""
-        with WriterLock(self.folder):
+        with self._writer():
             return semantic.refresh(self.store.connection, self.root, progress)
 
     def _keep_vectors(self) -> None:

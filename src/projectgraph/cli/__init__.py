@@ -36,6 +36,7 @@ from projectgraph.cli import (
 from projectgraph.cli import build as build_module
 from projectgraph.cli import callers as callers_module
 from projectgraph.cli import compare as compare_module
+from projectgraph.cli import daemon as daemon_module
 from projectgraph.cli import providers as providers_module
 from projectgraph.cli.common import Main
 
@@ -69,3 +70,4 @@ main.add_command(ui.command)
 main.add_command(overlay.command)
 main.add_command(audit.command)
 main.add_command(embed.command)
+main.add_command(daemon_module.command)

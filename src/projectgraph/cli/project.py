@@ -11,6 +11,7 @@ import click
 
 from projectgraph.cli.common import fail, progress_bar
 from projectgraph.config import ConfigError
+from projectgraph.daemon import serving
 from projectgraph.graph import Graph
 from projectgraph.project import Project
 from projectgraph.query import QueryEngine
@@ -39,6 +40,9 @@ def open_project(project: Path | None) -> Project:
         raise AssertionError("unreachable") from error
     if not folder:
         fail(f"not a folder: {str(root)[:200]}")
+    kept = serving.kept_project(root)
+    if kept is not None:  # inside the project's daemon: its open project, kept current by its watcher
+        return kept
     try:
         return Project(root)
     except (SchemaError, OSError) as error:
@@ -47,6 +51,8 @@ def open_project(project: Path | None) -> Project:
 
 
 def _current(project: Project) -> None:
+    if serving.kept_project(project.root) is project:
+        return
     try:
         with progress_bar("indexing") as progress:
             project.ensure_current(progress)
@@ -60,6 +66,9 @@ def load_graph(project: Path | None) -> Graph:
     """The project's graph, indexed first when there is none or a file changed."""
     opened = open_project(project)
     _current(opened)
+    kept = serving.kept_graph(opened.root)
+    if kept is not None:
+        return kept
     from projectgraph.store import sqlite as sql
 
     return sql.read_graph(opened.store.connection)

@@ -12,6 +12,7 @@ import click
 
 from projectgraph.cli.common import fail
 from projectgraph.config import ConfigError
+from projectgraph.daemon.writer import WriterHeldError, WriterPid
 from projectgraph.store.sqlite import SchemaError
 from projectgraph.sync.watch import Watcher, WatcherBusyError, WatchEvent
 
@@ -74,6 +75,11 @@ def command(
         watcher.stop()
 
     signal.signal(signal.SIGTERM, on_term)
+    try:  # this process is the project's one writer while it watches (daemon.writer)
+        held = WriterPid(root / ".projectgraph", "watcher").acquire()
+    except (WriterHeldError, OSError) as error:
+        fail(str(error))
+        return
     click.echo(f"projectgraph watch: watching {root} (Ctrl-C to stop)", err=True)
     try:
         watcher.run()
@@ -81,4 +87,6 @@ def command(
         fail(str(error))
     except KeyboardInterrupt:
         pass
+    finally:
+        held.release()
     click.echo("projectgraph watch: stopped", err=True)

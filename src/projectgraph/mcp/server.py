@@ -17,6 +17,7 @@ import logging
 import socket
 import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -86,8 +87,42 @@ def _refused(message: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
 
 
-def build_server(projects: Projects) -> Server[Any]:
-    """The SDK server with the tools, answering from ``projects``."""
+def respond(projects: Projects, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
+    """One tool call's result: the answer, or a refusal the agent can act on (an unknown tool is a
+    protocol error). A server calls it in a worker thread; a project's daemon calls it for the
+    servers that forward their calls to it (``daemon.server``)."""
+    tool = BY_NAME.get(name)
+    if tool is None:
+        raise MCPError(INVALID_PARAMS, f"unknown tool {name!r} (the tools: {', '.join(BY_NAME)})")
+    try:
+        result = answer(projects, tool, arguments)
+    except SymbolNotFoundError as error:
+        return _refused(f"{tool.name}: {error}; search_code finds a symbol's key by words of its name")
+    except (ArgumentError, ProjectError, ToolError, QueryError, ValueError) as error:
+        message = str(error)
+        return _refused(message if message.startswith(f"{tool.name}:") else f"{tool.name}: {message}")
+    except sqlite3.OperationalError as error:  # busy, locked: not damage
+        return _refused(f"{tool.name}: the index could not be read ({error}); try again")
+    except sqlite3.DatabaseError as error:
+        return _refused(
+            f"{tool.name}: the index is damaged ({error}): run `projectgraph index --rebuild` "
+            "to rebuild it from the sources"
+        )
+    except Exception as error:  # an agent gets a message, the server keeps serving
+        log.exception("%s failed", tool.name)
+        return _refused(f"{tool.name}: internal error ({type(error).__name__}: {error})")
+    text = json.dumps(result, ensure_ascii=False)
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)], structured_content=result
+    )
+
+
+Forward = Callable[[str, dict[str, Any] | None], types.CallToolResult]
+
+
+def build_server(projects: Projects, forward: Forward | None = None) -> Server[Any]:
+    """The SDK server with the tools, answering from ``projects``, or through ``forward`` (a
+    project's daemon: ``daemon.attach``)."""
 
     listed = [
         types.Tool(
@@ -110,32 +145,10 @@ def build_server(projects: Projects) -> Server[Any]:
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        tool = BY_NAME.get(params.name)
-        if tool is None:
+        if params.name not in BY_NAME:
             raise MCPError(INVALID_PARAMS, f"unknown tool {params.name!r} (the tools: {', '.join(BY_NAME)})")
-        try:
-            result = await anyio.to_thread.run_sync(
-                functools.partial(answer, projects, tool, params.arguments)
-            )
-        except SymbolNotFoundError as error:
-            return _refused(f"{tool.name}: {error}; search_code finds a symbol's key by words of its name")
-        except (ArgumentError, ProjectError, ToolError, QueryError, ValueError) as error:
-            message = str(error)
-            return _refused(message if message.startswith(f"{tool.name}:") else f"{tool.name}: {message}")
-        except sqlite3.OperationalError as error:  # busy, locked: not damage
-            return _refused(f"{tool.name}: the index could not be read ({error}); try again")
-        except sqlite3.DatabaseError as error:
-            return _refused(
-                f"{tool.name}: the index is damaged ({error}): run `projectgraph index --rebuild` "
-                "to rebuild it from the sources"
-            )
-        except Exception as error:  # an agent gets a message, the server keeps serving
-            log.exception("%s failed", tool.name)
-            return _refused(f"{tool.name}: internal error ({type(error).__name__}: {error})")
-        text = json.dumps(result, ensure_ascii=False)
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=text)], structured_content=result
-        )
+        call = functools.partial(respond, projects) if forward is None else forward
+        return await anyio.to_thread.run_sync(call, params.name, params.arguments)
 
     def tool_schema(name: str) -> dict[str, Any] | None:
         tool = BY_NAME.get(name)
