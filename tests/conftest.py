@@ -16,6 +16,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # an activated virtual environment is a source of units (--deps auto): the fixtures' graphs must
     # not depend on the environment the tests run from
     os.environ.pop("VIRTUAL_ENV", None)
+    # direct mode: each test's commands read and write their store themselves, as the tests expect
+    # of a command that syncs first; the daemon path has its own tests (tests/test_daemon*.py)
+    os.environ["PROJECTGRAPH_NO_DAEMON"] = "1"
 
 
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:

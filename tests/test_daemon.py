@@ -159,6 +159,9 @@ def test_the_daemon_syncs_an_edit_and_answers_with_its_freshness(tmp_path: Path,
         env=os.environ | {"PROJECTGRAPH_NO_DAEMON": "1"},
     )
     assert (through["code"], through["stdout"]) == (direct.returncode, direct.stdout)
+    # the command itself, a process that asks the daemon (projectgraph_launch, daemon.fastcli)
+    asked = run("callers", "helper", "--json", "--project", str(root))
+    assert (asked.returncode, asked.stdout, asked.stderr) == (0, direct.stdout, "")
     status = client.request({"op": "tool", "name": "index_status", "arguments": {}})["result"][
         "structuredContent"
     ]

@@ -28,13 +28,27 @@ from projectgraph.cli.common import fail
     "Host or Origin is refused (DNS rebinding protection, on for every bind).",
 )
 @click.option("--project", "project", type=click.Path(file_okay=False, path_type=Path), help="Project root.")
+@click.option(
+    "--no-daemon",
+    "no_daemon",
+    is_flag=True,
+    help="Direct mode (as PROJECTGRAPH_NO_DAEMON=1): answer from the stored index in this process, "
+    "not through the project's daemon.",
+)
 def command(
-    path: Path | None, mcp: bool, address: str | None, allowed_hosts: tuple[str, ...], project: Path | None
+    path: Path | None,
+    mcp: bool,
+    address: str | None,
+    allowed_hosts: tuple[str, ...],
+    project: Path | None,
+    no_daemon: bool,
 ) -> None:
     """Serve the indexed project at PATH (default: the working directory) to MCP clients.
 
-    Over stdio by default, as agent clients launch it; the server reads the stored index (it never
-    re-indexes) and checks each answer against the working copy.
+    Over stdio by default, as agent clients launch it. Each call on an indexed project is answered
+    by that project's daemon (started when none runs), whose watcher keeps the index current; with
+    --no-daemon the server reads the stored index itself (it never re-indexes). Either way each
+    answer is checked against the working copy.
     """
     if not mcp:
         fail("say which protocol to serve: --mcp (the only one for now)")
@@ -52,11 +66,14 @@ def command(
         except ValueError as error:
             fail(f"--http {error}")
             return
+    from projectgraph.daemon.paths import direct_mode
+
+    daemon = not (no_daemon or direct_mode())
     try:
         if address is None:
-            server.serve_stdio(root)
+            server.serve_stdio(root, daemon)
         else:
-            server.serve_http(root, host, port, allowed_hosts)
+            server.serve_http(root, host, port, allowed_hosts, daemon)
     except server.ListenError as error:
         fail(str(error))
     except KeyboardInterrupt:

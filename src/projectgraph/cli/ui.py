@@ -36,20 +36,39 @@ DEFAULT_PORT = 8760
     "so an address that is not loopback is served only when named here, with a warning.",
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
-def command(path: Path | None, project: Path | None, port: int, host: str | None, open_browser: bool) -> None:
+@click.option(
+    "--no-daemon",
+    "no_daemon",
+    is_flag=True,
+    help="Direct mode (as PROJECTGRAPH_NO_DAEMON=1): sync the index in this process, not through "
+    "the project's daemon.",
+)
+def command(
+    path: Path | None, project: Path | None, port: int, host: str | None, open_browser: bool, no_daemon: bool
+) -> None:
     """Serve a browser viewer of the project at PATH (default: the working directory).
 
     The page searches symbols, draws their callers and callees node by node, shows impact radii,
     reach paths with their uncertainties, and the files with their statuses; it refreshes itself
-    when a sync (a watcher, `projectgraph sync`) changes the stored graph. A project with no index
-    is indexed first, a stale one synced first.
+    when a sync (the project's daemon, a watcher, `projectgraph sync`) changes the stored graph. A
+    project with no index is indexed first, a stale one synced first, by the project's daemon, which
+    the viewer keeps alive while it runs (--no-daemon: in this process).
     """
     logging.basicConfig(level=logging.WARNING, format="projectgraph: %(message)s")
+    from projectgraph.daemon.client import held
+    from projectgraph.daemon.paths import direct_mode
     from projectgraph.ui.server import BindRefusedError, ListenError, UiServer, is_loopback
 
-    opened = load_project(path or project)
-    root = opened.root
-    opened.close()
+    lease = None
+    if not (no_daemon or direct_mode()):
+        asked = (path or project or Path.cwd()).resolve()
+        lease = held(asked, create=True) if asked.is_dir() else None
+    if lease is None:
+        opened = load_project(path or project)
+        root = opened.root
+        opened.close()
+    else:
+        root = lease.client.root
     if host is not None and not is_loopback(host):
         click.echo(
             f"projectgraph: warning: serving on {host}, which is not loopback: anyone who reaches "
@@ -73,5 +92,9 @@ def command(path: Path | None, project: Path | None, port: int, host: str | None
         import webbrowser
 
         webbrowser.open(server.url)
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C or SIGTERM: the server closes itself
-        server.serve_forever()
+    try:
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C or SIGTERM: the server closes itself
+            server.serve_forever()
+    finally:
+        if lease is not None:
+            lease.close()

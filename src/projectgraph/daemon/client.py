@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from projectgraph.daemon import writer
+from projectgraph.daemon import holders
 from projectgraph.daemon.paths import (
     NO_DAEMON,
     PROTOCOL,
@@ -71,7 +71,7 @@ def live(root: Path) -> dict[str, Any] | None:
     info = rendezvous(root)
     if info is None:
         return None
-    held = writer.holder(index_folder(root))
+    held = holders.holder(index_folder(root))
     if held is None or held.get("pid") != info["pid"] or held.get("role") != "daemon":
         return None
     return info
@@ -139,10 +139,10 @@ class Client:
                     f"the daemon (pid {info['pid']}) of {self.root} is of version {theirs}, which this "
                     f"install ({self.version}) cannot talk to; stop it with `projectgraph daemon stop`"
                 )
-            holder = writer.holder(self.folder)
+            holder = holders.holder(self.folder)
             now = time.monotonic()
             if holder is not None and holder.get("role") != "daemon":
-                raise DaemonUnavailable(writer.message(self.folder, holder))
+                raise DaemonUnavailable(holders.message(self.folder, holder))
             if holder is None and now >= next_start:
                 code = self._last_exit()
                 if code == 3 and not self.create:
@@ -207,7 +207,7 @@ class Client:
             exchange(info["socket"], {"op": "drain", "by": f"pid {os.getpid()}: {why}"}, 10.0)
         deadline = time.monotonic() + 40.0
         while time.monotonic() < deadline:
-            holder = writer.holder(self.folder)
+            holder = holders.holder(self.folder)
             if holder is None or holder.get("pid") != info["pid"]:
                 return
             time.sleep(0.05)
@@ -286,3 +286,18 @@ class Lease:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
         self._thread.join(5)
+
+
+def held(root: Path, *, create: bool, wait: float = 600.0) -> Lease | None:
+    """A lease on the daemon of ``root`` once its catch-up sync is done (the daemon started, and
+    the project indexed first when ``create``), or None when no daemon can serve it (the caller
+    goes direct). The lease re-attaches without ``create``: a removed index is not made again."""
+    try:
+        answer = Client(root, create=create).request({"op": "ready", "timeout": wait}, wait)
+    except DaemonUnavailable:
+        return None
+    if not answer.get("ok") or not answer.get("ready"):
+        return None
+    lease = Lease(Client(root))
+    lease.attached.wait(CONNECT_TIMEOUT)
+    return lease

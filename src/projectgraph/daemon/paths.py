@@ -17,6 +17,7 @@ import json
 import os
 import re
 import stat
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,13 @@ def installed_version() -> str:
     override = os.environ.get(VERSION_OVERRIDE, "").strip()
     if override:
         return override
+    # the dist-info folder's name says it, found as importlib.metadata would, without its imports
+    # (a query through the daemon pays for every import of its interpreter)
+    for entry in sys.path:
+        with contextlib.suppress(OSError):
+            for name in os.listdir(entry or "."):
+                if name.startswith("projectgraph-") and name.endswith(".dist-info"):
+                    return name[len("projectgraph-") : -len(".dist-info")]
     from importlib.metadata import PackageNotFoundError, version
 
     try:

@@ -26,10 +26,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from projectgraph.daemon.holders import holder, message
 from projectgraph.daemon.paths import WRITER_PID, installed_version, read_json
 from projectgraph.store.lock import WriterBusyError
 
 ROLES = ("daemon", "watcher", "writer")
+__all__ = ["ROLES", "WriterHeldError", "WriterPid", "held_here", "holder", "message"]
 
 _HELD: dict[str, tuple[int, int, str]] = {}  # folder -> (fd, holds, role) of the locks this process holds
 
@@ -56,45 +58,6 @@ def held_here(folder: Path) -> str | None:
     """The role under which this process holds ``folder``'s writer.pid, or None."""
     entry = _HELD.get(os.fspath(folder))
     return entry[2] if entry else None
-
-
-def holder(folder: Path) -> dict[str, Any] | None:
-    """Who holds ``folder/writer.pid`` now (its JSON, ``pid`` at least), or None when nobody does."""
-    path = folder / WRITER_PID
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            pass
-        else:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            return None
-    finally:
-        os.close(fd)
-    info = read_json(path) or {}
-    if not isinstance(info.get("pid"), int):
-        info["pid"] = None
-    return info
-
-
-def message(folder: Path, info: dict[str, Any]) -> str:
-    """What a writer refused because of ``info``'s holder is told (one line, naming the holder)."""
-    pid = info.get("pid")
-    who = f" (pid {pid})" if pid else ""
-    root = folder.parent
-    role = info.get("role")
-    if role == "daemon":
-        return (
-            f"the projectgraph daemon{who} watches {root} and is its one writer: go through it (run "
-            "without --no-daemon or PROJECTGRAPH_NO_DAEMON), or stop it with `projectgraph daemon stop`"
-        )
-    if role == "watcher":
-        return f"another projectgraph watcher{who} watches {root} and is its one writer; stop it first"
-    return f"another projectgraph process{who} is writing {folder}; try again when it ends"
 
 
 class WriterPid:

@@ -173,11 +173,24 @@ def _warn_unindexed(projects: Projects) -> None:
         )
 
 
-def serve_stdio(root: Path) -> None:
-    """Serve the project at ``root`` over stdin/stdout until the client closes them."""
+def _forward(projects: Projects, daemon: bool) -> Any:
+    """The daemon broker of ``projects`` (``daemon.attach``), holding its project's daemon, or None."""
+    if not daemon:
+        return None
+    from projectgraph.daemon.attach import Broker
+
+    broker = Broker(projects)
+    broker.hold(projects.default_root)
+    return broker
+
+
+def serve_stdio(root: Path, daemon: bool = False) -> None:
+    """Serve the project at ``root`` over stdin/stdout until the client closes them (``daemon``:
+    the calls answered by the project's daemon, ``daemon.attach``)."""
     projects = Projects(root)
     _warn_unindexed(projects)
-    server = build_server(projects)
+    broker = _forward(projects, daemon)
+    server = build_server(projects, broker)
 
     async def run() -> None:
         async with stdio_server() as (read_stream, write_stream):
@@ -186,6 +199,8 @@ def serve_stdio(root: Path) -> None:
     try:
         anyio.run(run)
     finally:
+        if broker is not None:
+            broker.close()
         projects.close()
 
 
@@ -279,7 +294,9 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
-def serve_http(root: Path, host: str, port: int, allowed_hosts: tuple[str, ...] = ()) -> None:
+def serve_http(
+    root: Path, host: str, port: int, allowed_hosts: tuple[str, ...] = (), daemon: bool = False
+) -> None:
     """Serve the project at ``root`` over streamable HTTP at ``http://HOST:PORT/mcp``.
 
     The socket is bound before the URL is printed (on stderr), so port 0 picks a free port and the
@@ -292,7 +309,8 @@ def serve_http(root: Path, host: str, port: int, allowed_hosts: tuple[str, ...] 
 
     projects = Projects(root)
     _warn_unindexed(projects)
-    server = build_server(projects)
+    broker = _forward(projects, daemon)
+    server = build_server(projects, broker)
     # the SDK's own check knows three loopback spellings only: HostCheck does it for every bind
     unchecked = TransportSecuritySettings(enable_dns_rebinding_protection=False)
     app = HostCheck(server.streamable_http_app(host=host, transport_security=unchecked), host, allowed_hosts)
@@ -315,4 +333,6 @@ def serve_http(root: Path, host: str, port: int, allowed_hosts: tuple[str, ...] 
         uvicorn.Server(config).run(sockets=[listener])
     finally:
         listener.close()
+        if broker is not None:
+            broker.close()
         projects.close()
