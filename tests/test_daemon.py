@@ -283,3 +283,35 @@ def test_a_long_project_path_gets_its_socket_under_the_runtime_folder(
     assert Path(socket_path).parent in runtime_dirs()
     assert Path(socket_path).name == folder_key(root / ".projectgraph") + ".sock"
     assert len(socket_path.encode()) <= 100
+
+
+def test_the_viewer_has_the_daemon_index_the_project_and_holds_it(
+    tmp_path: Path, daemons: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import re
+    import urllib.request
+
+    monkeypatch.setenv("PROJECTGRAPH_DAEMON_IDLE", "2")
+    root = write_tree(tmp_path / "p", APP)  # not indexed: the viewer indexes first, here through the daemon
+    daemons.append(root)
+    with subprocess.Popen(
+        [str(CLI), "ui", "--port", "0", str(root)],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    ) as viewer:
+        try:
+            assert viewer.stderr is not None
+            said = viewer.stderr.readline()
+            url = re.search(r"on (http://\S+)", said)
+            assert url, said
+            held = writer.holder(root / ".projectgraph")
+            assert held is not None and held["role"] == "daemon" and held["pid"] != viewer.pid
+            assert (root / ".projectgraph" / "graph.db").is_file()
+            wait_for(lambda: Client(root).request({"op": "status"})["clients"] == 1, "the viewer's lease")
+            with urllib.request.urlopen(url.group(1) + "api/status", timeout=TIMEOUT) as response:
+                assert response.status == 200
+        finally:
+            viewer.terminate()
+            viewer.wait(TIMEOUT)
+    wait_for(lambda: holder_pid(root) is None, "the idle exit after the viewer")

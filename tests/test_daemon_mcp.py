@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.to_thread
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -167,3 +168,27 @@ def test_an_index_removed_under_the_daemon_is_never_made_again(tmp_path: Path, d
 
 async def _gone_async(pid: int) -> bool:
     return gone(pid)
+
+
+def test_the_http_server_answers_through_the_daemon(tmp_path: Path, daemons: list[Path]) -> None:
+    from test_mcp import HttpServer
+
+    root = indexed(tmp_path / "p")
+    daemons.append(root)
+    server = HttpServer(root, [str(root)])
+
+    async def run() -> None:
+        with anyio.fail_after(TIMEOUT):
+            url = await anyio.to_thread.run_sync(server.wait_url)
+            async with Client(url, read_timeout_seconds=TIMEOUT) as client:
+                daemon = await daemon_of(client)
+                assert daemon["pid"] == holder_pid(root)
+                await until(lambda: _clients(client, 1), "the server's lease")
+                answer = await call(client, "code_callers", {"symbol_id": "helper"})
+                assert [r["key"] for r in answer["results"]] == ["app/m.py//main"]
+                assert answer["freshness"]["daemon"] == daemon["pid"]
+
+    try:
+        anyio.run(run)
+    finally:
+        server.stop()

@@ -112,6 +112,7 @@ class Client:
         self.idle = idle if idle is not None else idle_seconds()
         self.version = installed_version()
         self._info: dict[str, Any] | None = None
+        self._started_at = 0.0
         self._spawned: dict[int, int | None] = {}  # pid -> exit code once reaped, in start order
         self._lock = threading.Lock()
 
@@ -143,7 +144,7 @@ class Client:
             now = time.monotonic()
             if holder is not None and holder.get("role") != "daemon":
                 raise DaemonUnavailable(holders.message(self.folder, holder))
-            if holder is None and now >= next_start:
+            if holder is None and now >= next_start and not self._starting(now):
                 code = self._last_exit()
                 if code == 3 and not self.create:
                     raise IndexGone(f"{self.root} is not indexed: no daemon started")
@@ -177,7 +178,15 @@ class Client:
         null = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
         with self._lock:  # a session of its own; no Popen, which warns when dropped while it runs
             pid = os.posix_spawn(sys.executable, command, env, file_actions=null, setsid=True)
+            self._started_at = time.monotonic()
             self._spawned[pid] = None
+
+    def _starting(self, now: float) -> bool:
+        """Whether a daemon this client started lately still runs (it is on its way: a second
+        caller of this client waits for it rather than starting another)."""
+        with self._lock:
+            last = next(reversed(self._spawned), None)
+            return last is not None and self._spawned[last] is None and now - self._started_at < 10.0
 
     def _reap(self) -> None:
         """Reap the daemons this client started that ended (the last one's exit code is kept)."""
