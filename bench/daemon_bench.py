@@ -9,9 +9,9 @@ works on a copy outside this repository, indexes it once in direct mode, then me
 
 - **save to answer**: an MCP client (the SDK's stdio client over ``projectgraph serve --mcp``, in
   daemon mode: the server forwards to the project's daemon) appends to ``--file`` a function that
-  calls ``--callee``, then polls ``code_callers`` of the callee until the new caller is in the
-  answer; the time from the end of the write to that answer, for each of ``--edits`` edits (target:
-  median <= 300 ms). Each answer's ``freshness`` is checked: the generation moved.
+  calls ``--callee`` (passing ``--argument``), then polls ``code_callers`` of the callee until the
+  new caller is in the answer; the time from the end of the write to that answer, for each of
+  ``--edits`` edits (target: median <= 300 ms). Each answer's ``freshness`` is checked: the generation moved.
 - **CLI query**: ``projectgraph callers CALLEE --json`` as a whole process, through the running
   daemon (target <= 50 ms wall), beside the same command in direct mode (PROJECTGRAPH_NO_DAEMON=1)
   and the floor of an interpreter that starts and exits (``python -c pass``): medians of ``--runs``
@@ -77,7 +77,7 @@ def summary(values: list[float]) -> dict[str, float]:
 
 
 async def save_to_answer(
-    root: Path, rel: str, callee: str, edits: int, env: dict[str, str]
+    root: Path, rel: str, callee: str, argument: str, edits: int, env: dict[str, str]
 ) -> dict[str, Any]:
     import anyio
     from mcp import Client, StdioServerParameters
@@ -98,14 +98,20 @@ async def save_to_answer(
                     raise SystemExit(f"code_callers failed: {result.content}")
                 return result.structured_content
 
-            first = await callers()  # the daemon started and caught up
-            status = await client.call_tool("index_status", {})
-            daemon = (status.structured_content or {}).get("daemon", {})
+            started = time.perf_counter()
+            while True:  # until the daemon answers (at its first sync, the stored index does)
+                status = await client.call_tool("index_status", {})
+                daemon = (status.structured_content or {}).get("daemon")
+                if daemon:
+                    break
+                await anyio.sleep(0.5)
+            caught_up = time.perf_counter() - started
+            first = await callers()
             generation = first["generation"]
             for number in range(edits):
                 name = f"bench_daemon_{os.getpid()}_{number}"
                 with (root / rel).open("a", encoding="utf-8") as handle:
-                    handle.write(f"\n\ndef {name}(value):\n    return {callee}(value)\n")
+                    handle.write(f"\n\ndef {name}(value):\n    return {callee}({argument})\n")
                 saved = time.perf_counter()
                 count = 0
                 while True:
@@ -127,6 +133,7 @@ async def save_to_answer(
         "seconds": summary(latencies),
         "polls": summary([float(p) for p in polls]),
         "daemon": daemon.get("pid"),
+        "first_answer_seconds": round(caught_up, 2),
         "all": [round(x, 4) for x in latencies],
     }
 
@@ -163,7 +170,15 @@ def main() -> None:
     )
     parser.add_argument("--corpus", help="a folder to copy and index instead of the Django sdist")
     parser.add_argument("--file", default="django/utils/text.py", help="the file the edits append to")
-    parser.add_argument("--callee", default="compress_string", help="a function of --file the new callers call")
+    parser.add_argument(
+        "--callee", default="compress_string", help="a function of --file the new callers call"
+    )
+    parser.add_argument(
+        "--argument",
+        default='b"bench"',
+        help="what the new caller passes (its own parameter, value, makes the incremental link give up: "
+        "the callee's parameter binds otherwise, and the sync links in full, tracked)",
+    )
     parser.add_argument("--edits", type=int, default=20)
     parser.add_argument("--runs", type=int, default=15, help="runs of each CLI query")
     parser.add_argument(
@@ -187,7 +202,7 @@ def main() -> None:
         timed([str(CLI), "index", str(root)], env | {"PROJECTGRAPH_NO_DAEMON": "1"}, root)
         indexed = time.perf_counter() - started
         load_before = os.getloadavg()
-        saves = anyio.run(save_to_answer, root, args.file, args.callee, args.edits, env)
+        saves = anyio.run(save_to_answer, root, args.file, args.callee, args.argument, args.edits, env)
         queries = cli_query(root, f"{args.file}//{args.callee}", args.runs, env)
         load_after = os.getloadavg()
     finally:

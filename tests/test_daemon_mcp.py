@@ -82,10 +82,20 @@ def with_clients(root: Path, count: int, conversation: Callable[..., Awaitable[N
 
 
 async def daemon_of(client: Client) -> dict[str, Any]:
-    status = await call(client, "index_status", {})
-    assert status["freshness"]["daemon"] == status["daemon"]["pid"]
-    daemon: dict[str, Any] = status["daemon"]
-    return daemon
+    """The daemon that answers ``client`` (waited for: a daemon at its first sync has the server
+    answer from the stored index meanwhile, without ``daemon``)."""
+
+    async def answered() -> dict[str, Any] | None:
+        status = await call(client, "index_status", {})
+        if "daemon" not in status:
+            assert any("still at its first sync" in note for note in status["notes"]), status
+            return None
+        assert status["freshness"]["daemon"] == status["daemon"]["pid"]
+        daemon: dict[str, Any] = status["daemon"]
+        return daemon
+
+    found: dict[str, Any] = await until(answered, "the daemon's answer")
+    return found
 
 
 async def until(condition: Callable[[], Awaitable[Any]], what: str) -> Any:
@@ -178,7 +188,9 @@ def test_the_http_server_answers_through_the_daemon(tmp_path: Path, daemons: lis
     server = HttpServer(root, [str(root)])
 
     async def run() -> None:
-        with anyio.fail_after(TIMEOUT):
+        with anyio.fail_after(3 * TIMEOUT):
+            # the server's imports take long on a loaded machine: wait longer than test_mcp does
+            await anyio.to_thread.run_sync(server._url.wait, 2 * TIMEOUT)
             url = await anyio.to_thread.run_sync(server.wait_url)
             async with Client(url, read_timeout_seconds=TIMEOUT) as client:
                 daemon = await daemon_of(client)

@@ -19,15 +19,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("root", type=Path, help="The project's root folder.")
     parser.add_argument("--idle", type=float, default=None, help="Seconds idle after the last client.")
     parser.add_argument("--create", action="store_true", help="Index the project when it has no index.")
-    parser.add_argument("--debounce", type=int, default=100, help="Milliseconds that end a batch of events.")
+    parser.add_argument("--debounce", type=int, default=None, help="Milliseconds that end a batch of events.")
     args = parser.parse_args(argv)
     if not args.root.is_dir():
         print(f"projectgraph daemon: not a folder: {args.root}", file=sys.stderr)
         return 2
-    from projectgraph.daemon.server import Daemon
+    from projectgraph.daemon.server import DEBOUNCE_MS, Daemon
 
     idle = args.idle if args.idle is not None and args.idle > 0 else idle_seconds()
-    return Daemon(args.root, idle, create=args.create, debounce_ms=args.debounce).run()
+    debounce = args.debounce if args.debounce is not None and args.debounce >= 0 else DEBOUNCE_MS
+    return Daemon(args.root, idle, create=args.create, debounce_ms=debounce).run()
 
 
 if __name__ == "__main__":

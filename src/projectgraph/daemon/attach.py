@@ -8,7 +8,8 @@ whole life (``client.Lease``), so the daemon does not idle-exit while an agent i
 re-attaches when it is lost. What the broker answers itself, as a direct server does: a call on a
 folder that is not indexed (refused, and nothing is created there: no daemon is started for it),
 bad arguments for ``project_path``; and, with a note saying so, a call no daemon could take in time
-(a direct-mode writer owns the project, a daemon that does not start).
+(a direct-mode writer owns the project, a daemon that does not start) or that comes while a daemon
+just started runs its first sync (a cold start answers at once, from the stored index).
 """
 
 from __future__ import annotations
@@ -84,11 +85,18 @@ class Broker:
         if root == self.projects.default_root:
             self.hold(root)
         try:
-            answer = client.request({"op": "tool", "name": name, "arguments": forwarded}, CALL_WAIT)
+            request = {"op": "tool", "name": name, "arguments": forwarded, "wait": False}
+            answer = client.request(request, CALL_WAIT)
         except IndexGone:
             return respond(self.projects, name, arguments)
         except DaemonUnavailable as error:
             note = f"answered directly from the stored index, not through the project's daemon: {error}"
+            return _noted(respond(self.projects, name, arguments), note)
+        if answer.get("catching_up"):  # a daemon just started: the stored index answers meanwhile
+            note = (
+                "answered directly from the stored index: the project's daemon is still at its first "
+                "sync; its answers follow"
+            )
             return _noted(respond(self.projects, name, arguments), note)
         if not answer.get("ok"):
             note = f"answered directly from the stored index: the daemon failed ({answer.get('error')})"

@@ -45,8 +45,9 @@ def message(folder: Path, info: dict[str, Any]) -> str:
     role = info.get("role")
     if role == "daemon":
         return (
-            f"the projectgraph daemon{who} watches {root} and is its one writer: go through it (run "
-            "without --no-daemon or PROJECTGRAPH_NO_DAEMON), or stop it with `projectgraph daemon stop`"
+            f"the projectgraph daemon{who} watches {root} and is its one writer: it keeps the index "
+            "current (the queries, the MCP server and the viewer go through it unless --no-daemon); "
+            "stop it with `projectgraph daemon stop` to write the index from here"
         )
     if role == "watcher":
         return f"another projectgraph watcher{who} watches {root} and is its one writer; stop it first"

@@ -59,6 +59,8 @@ from projectgraph.sync.watch import Watcher, WatchEvent
 
 log = logging.getLogger("projectgraph.daemon")
 
+DEBOUNCE_MS = 50
+"""Milliseconds without a new event that end a batch: a save is one write or a few, close together."""
 SETTLE = 2.0
 """Seconds a query waits for a sync in progress to commit before it answers from the last one."""
 READY_WAIT = 600.0
@@ -119,7 +121,7 @@ class DaemonWatcher(Watcher):
 
 
 class Daemon:
-    def __init__(self, root: Path, idle: float, create: bool = False, debounce_ms: int = 100) -> None:
+    def __init__(self, root: Path, idle: float, create: bool = False, debounce_ms: int = DEBOUNCE_MS) -> None:
         self.root = root.resolve()
         self.folder = self.root / safefs.INDEX_FOLDER
         self.idle = idle
@@ -458,6 +460,8 @@ class Daemon:
             return {"ok": False, "error": f"unknown request {op!r}"}
         if self.stopping.is_set():
             return {"ok": False, "error": "the daemon is stopping", "retry": True}
+        if op == "tool" and message.get("wait") is False and not self.ready.is_set():
+            return {"ok": False, "error": "the daemon is at its first sync", "catching_up": True}
         with self._lock:
             self.in_flight += 1
         try:
