@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from conftest import write_tree
 from projectgraph.cli import main
 from projectgraph.daemon import writer
-from projectgraph.daemon.client import Client, IndexGone, Lease, live
+from projectgraph.daemon.client import Client, IndexGone, Lease, live, reap
 from projectgraph.daemon.paths import folder_key, runtime_dirs
 from projectgraph.project import Project
 
@@ -86,6 +86,7 @@ def daemons(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Pa
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
             wait_for(lambda root=root: holder_pid(root) is None, "the daemon killed")  # type: ignore[misc]
+    reap()  # the daemons this test process started and that ended: no zombie left
 
 
 def test_a_client_starts_the_daemon_and_status_list_stop_see_it(tmp_path: Path, daemons: list[Path]) -> None:

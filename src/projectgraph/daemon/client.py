@@ -49,6 +49,23 @@ START_WAIT = 60.0
 CONNECT_TIMEOUT = 5.0
 
 
+_STARTED: set[int] = set()  # the daemons this process started that it has not reaped yet
+_STARTED_LOCK = threading.Lock()
+
+
+def reap() -> None:
+    """Reap the daemons this process started that have ended (a daemon is a child of the client
+    that started it: until reaped, an ended one stays a zombie)."""
+    with _STARTED_LOCK:
+        for pid in list(_STARTED):
+            try:
+                done, _status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                done = pid
+            if done:
+                _STARTED.discard(pid)
+
+
 class DaemonUnavailable(RuntimeError):
     """No daemon can serve the project now (the message says why); the caller may go direct."""
 
@@ -142,8 +159,9 @@ class Client:
                 )
             holder = holders.holder(self.folder)
             now = time.monotonic()
-            if holder is not None and holder.get("role") != "daemon":
+            if holder is not None and holder.get("role") in ("watcher", "writer"):
                 raise DaemonUnavailable(holders.message(self.folder, holder))
+            # (a holder without a role is one that took the lock and is writing its record)
             if holder is None and now >= next_start and not self._starting(now):
                 code = self._last_exit()
                 if code == 3 and not self.create:
@@ -180,6 +198,8 @@ class Client:
             pid = os.posix_spawn(sys.executable, command, env, file_actions=null, setsid=True)
             self._started_at = time.monotonic()
             self._spawned[pid] = None
+        with _STARTED_LOCK:
+            _STARTED.add(pid)
 
     def _starting(self, now: float) -> bool:
         """Whether a daemon this client started lately still runs (it is on its way: a second
@@ -193,10 +213,15 @@ class Client:
         with self._lock:
             for pid, code in list(self._spawned.items()):
                 if code is None:
-                    with contextlib.suppress(ChildProcessError):
+                    try:
                         done, status = os.waitpid(pid, os.WNOHANG)
+                    except ChildProcessError:  # reaped by ``reap``: ended, its code unknown
+                        self._spawned[pid] = -1
+                    else:
                         if done:
                             self._spawned[pid] = os.waitstatus_to_exitcode(status)
+                            with _STARTED_LOCK:
+                                _STARTED.discard(pid)
             last = next(reversed(self._spawned), None)
             self._spawned = {p: c for p, c in self._spawned.items() if c is None or p == last}
 
@@ -261,6 +286,7 @@ class Lease:
     def _hold(self) -> None:
         delay = 0.05
         while not self._closed.is_set():
+            reap()
             try:
                 info = self.client.attach(time.monotonic() + START_WAIT)
                 sock = connect(info["socket"])
