@@ -84,7 +84,10 @@ def stale_shop(tmp_path: Path) -> Path:
 @asynccontextmanager
 async def _stdio(cwd: Path, args: list[str], log: Any, mode: str) -> AsyncIterator[Client]:
     params = StdioServerParameters(
-        command=str(CLI), args=["serve", "--mcp", *args], cwd=str(cwd), env=dict(os.environ)  # direct mode
+        command=str(CLI),
+        args=["serve", "--mcp", *args],
+        cwd=str(cwd),
+        env=dict(os.environ),  # direct mode
     )
     async with Client(
         stdio_client(params, errlog=log), mode=mode, read_timeout_seconds=CALL_TIMEOUT

@@ -84,4 +84,5 @@ def load_project(project: Path | None) -> Project:
 def load_engine(project: Path | None) -> QueryEngine:
     opened = open_project(project)
     _current(opened)
-    return QueryEngine(opened.store.connection)
+    kept = serving.kept_engine(opened.root)
+    return kept if kept is not None else QueryEngine(opened.store.connection)

@@ -31,6 +31,7 @@ import logging
 import os
 import signal
 import socket
+import sqlite3
 import sys
 import threading
 import time
@@ -348,6 +349,21 @@ class Daemon:
             )
         self.ready.set()
         self.state_changed()
+        if result is not None and result.relinked and self._projects is not None:
+            self._warm_answers()
+
+    def _warm_answers(self) -> None:
+        """Read what the first answer after a sync needs once per stored run (the uncertain callers'
+        tables, the stamps), now, so the query that follows a save does not wait for it."""
+        from projectgraph.mcp.projects import ProjectError
+
+        with self._projects.lock:
+            try:
+                served = self._projects.open(None)
+                served.stamps()
+                served.engine.unknowns()
+            except (ProjectError, OSError, sqlite3.Error):
+                log.debug("no warm-up after this sync", exc_info=True)
 
     def state_changed(self) -> None:
         with self.changed:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from projectgraph.graph import Graph
     from projectgraph.project import Project
+    from projectgraph.query import QueryEngine
 
 CLI_LOCK = threading.Lock()
 """Held while a CLI request runs (its working directory and standard streams are the process's)."""
@@ -47,6 +48,13 @@ def kept_project(root: Path) -> Project | None:
     """The daemon's open project of ``root`` when this process keeps it current, else None."""
     served = _served(root)
     return served.project if served is not None else None
+
+
+def kept_engine(root: Path) -> QueryEngine | None:
+    """The query engine of a kept project: what it reads once per stored run (the uncertain
+    callers' tables) is read once for every request, not once per request."""
+    served = _served(root)
+    return served.engine if served is not None else None
 
 
 def kept_graph(root: Path) -> Graph | None:
