@@ -19,10 +19,43 @@ from typing import Any, NamedTuple
 from projectgraph import fileindex
 from projectgraph.gcpause import paused_gc
 
-VERSION = 11
+VERSION = 12
 """projectgraph.VERSION: the link rules. Graph.stats["version"] carries it."""
 
+# the kinds of the edges framework resolvers make (languages/<lang>/frameworks): a call the
+# framework makes to what the code registered with it, resolved by the linker's own name rules
+FRAMEWORK_KINDS = (
+    "django-url",
+    "django-view",
+    "django-include",
+    "django-signal",
+    "django-command",
+    "django-admin",
+    "flask-route",
+    "flask-hook",
+    "flask-view",
+    "fastapi-route",
+    "fastapi-hook",
+    "fastapi-depends",
+    "celery-task",
+    "click-command",
+    "typer-command",
+    "express-route",
+    "express-middleware",
+    "koa-route",
+    "koa-middleware",
+    "fastify-route",
+    "fastify-middleware",
+    "hono-route",
+    "hono-middleware",
+    "nestjs-module",
+    "nestjs-route",
+    "vue-component",
+    "svelte-component",
+)
+
 CONFIDENCE: dict[str, str] = {
+    **dict.fromkeys(FRAMEWORK_KINDS, "high"),
     "direct": "high",
     "import": "high",
     "export": "high",

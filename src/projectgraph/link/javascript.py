@@ -62,6 +62,7 @@ from typing import Any
 from projectgraph import keys, safefs
 from projectgraph.fileindex import DEFAULT_TEST_PATHS, Assignment, Call, FileIndex, Import, Reference
 from projectgraph.graph import Dynamic, Site, Unresolved
+from projectgraph.languages.javascript import frameworks
 from projectgraph.link.core import (
     DefInfo,
     GraphBuilder,
@@ -73,7 +74,7 @@ from projectgraph.link.core import (
 )
 from projectgraph.manifests import EntryPoint, Manifests, PackageJson, normalize, read_manifests
 
-LANGUAGES = ("javascript", "typescript", "tsx")
+LANGUAGES = ("javascript", "typescript", "tsx", "vue", "svelte")
 SOURCE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 _BUILD_DIRS = ("dist/", "lib/", "build/", "out/", "esm/", "cjs/")
@@ -621,6 +622,7 @@ class JavaScriptLinker:
                 self.builder.unresolved_site(
                     Unresolved(caller, site, "dynamic-import", "", flag.kind, prefix=prefix)
                 )
+        frameworks.link_file(self, jsfile)  # the calls Express, NestJS, ... make (issue 21)
 
     def _dynamic_prefix(self, path: str, prefix: str) -> str:
         """The keys a computed ``require``/``import()`` with a static start concerns: the external

@@ -26,6 +26,8 @@ from projectgraph import keys
 from projectgraph.fileindex import Assignment, Call, Definition, FileIndex, Import, Reference
 from projectgraph.gcpause import paused_gc
 from projectgraph.graph import Dynamic, Site, Unresolved
+from projectgraph.languages.python import frameworks
+from projectgraph.link import gates
 from projectgraph.link.core import (
     DefInfo,
     GraphBuilder,
@@ -261,6 +263,7 @@ class PythonLinker:
                         prefix=keys.external(flag.prefix, _LANGUAGE) if flag.prefix else "",
                     )
                 )
+        frameworks.link_file(self, pyfile)  # the calls Django, Flask, FastAPI, ... make (issue 21)
 
     def _caller(self, pyfile: _File, scope: str) -> str:
         if scope and scope in pyfile.defs:
@@ -1673,7 +1676,7 @@ class PythonLinker:
         self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
         if call.name in _CONTAINER_METHODS or not call.name:
             return
-        candidates = self._by_name.get(call.name, [])
+        candidates = gates.name_candidates(site.path, self._by_name.get(call.name, []))
         if 0 < len(candidates) <= MAX_NAME_CANDIDATES:
             for info in candidates:
                 self.builder.edge(caller, info.key, "calls", "name", site)

@@ -1,0 +1,15 @@
+"""Svelte components: instance and module scripts by the JS/TS rules, template calls."""
+
+from projectgraph.languages.base import LanguageSpec
+
+LANGUAGES = (
+    LanguageSpec(
+        name="svelte",
+        extensions=(".svelte",),
+        grammar="svelte",
+        extractor="projectgraph.languages.javascript.sfc:extract_svelte",
+        tier="deep",
+        edge_kinds=("direct", "import", "export", "member", "assignment", "cha", "field", "reference"),
+        extracts=("scripts (instance, module) as JS/TS", "template handlers, expressions and components"),
+    ),
+)

@@ -1,0 +1,15 @@
+"""Vue single-file components: ``<script>`` and ``<script setup>`` by the JS/TS rules, template calls."""
+
+from projectgraph.languages.base import LanguageSpec
+
+LANGUAGES = (
+    LanguageSpec(
+        name="vue",
+        extensions=(".vue",),
+        grammar="vue",
+        extractor="projectgraph.languages.javascript.sfc:extract_vue",
+        tier="deep",
+        edge_kinds=("direct", "import", "export", "member", "assignment", "cha", "field", "reference"),
+        extracts=("scripts (script, script setup) as JS/TS", "template handlers, expressions and components"),
+    ),
+)

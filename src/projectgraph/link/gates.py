@@ -1,0 +1,42 @@
+"""Resolution gates: what a guess by name may never reach, whatever the language.
+
+A name match (an unknown receiver's method taken by its name alone) is a guess; the gates here
+keep it from the places a guess is known to be wrong. A call the linker resolves by its rules (an
+import, a receiver's type, a value that flows there) is no guess and passes them.
+
+- A name match from code outside the test suite never reaches a symbol defined in a test file
+  (``fileindex.DEFAULT_TEST_PATHS``: a ``tests/`` tree, ``test_*.py``, ``conftest.py``,
+  ``*.test.ts``, ...): production code does not call a test's fakes by their name. Code in a test
+  file still may (a test's helper calling a fake it was handed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Protocol, TypeVar
+
+from projectgraph.fileindex import DEFAULT_TEST_PATHS
+from projectgraph.roots import _glob
+
+
+class _Located(Protocol):
+    @property
+    def path(self) -> str: ...
+
+
+_T = TypeVar("_T", bound=_Located)
+
+
+@cache
+def is_test_path(path: str) -> bool:
+    """Whether a project path is in the test suite (the default test-path globs)."""
+    return any(_glob(path, pattern) for pattern in DEFAULT_TEST_PATHS)
+
+
+def name_candidates(caller_path: str, candidates: Sequence[_T]) -> Sequence[_T]:
+    """The candidates a name match from ``caller_path`` may take: none in a test file unless the
+    caller is in one."""
+    if is_test_path(caller_path) or not any(is_test_path(c.path) for c in candidates):
+        return candidates
+    return [c for c in candidates if not is_test_path(c.path)]
