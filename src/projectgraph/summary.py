@@ -838,6 +838,10 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
     nodes = dict(graph.node_by_key)
     loaded = {n.unit for n in graph.nodes if n.unit}
     by_external: dict[str, tuple[Summary, str]] = {}
+    # every symbol an external key stands for: a package's module is its main file and the files
+    # that file loads (npm's debug: src/index.js, src/node.js, src/browser.js), and a call of the key
+    # runs each, as the package edges of a loaded unit say
+    every_symbol: dict[str, list[tuple[Summary, str]]] = {}
     edges = list(graph.edges)
     for made in summaries:
         if made.unit in loaded:
@@ -846,6 +850,8 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
             symbol = made.keys[bit]
             if symbol in made.symbols:
                 by_external.setdefault(external, (made, symbol))
+                if by_external[external][0] is made:
+                    every_symbol.setdefault(external, []).append((made, symbol))
         # every symbol is a node, so a target matches it as it matches the unit's definition, and a
         # re-export keeps its export edges to the definitions it stands for
         for symbol in made.symbols:
@@ -894,16 +900,8 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
             and resolved(key) is not None
         )
 
-    queue = sorted(n.key for n in graph.nodes if open_call(n.key))
-    seen = set(queue)
-    while queue:
-        external = queue.pop()
-        made, symbol = by_external[external]
+    def _join_symbol(made: Summary, symbol: str, external: str) -> None:
         via = f"summary {made.unit}"
-        edges.append(Edge(external, symbol, "calls", "package", NO_SITE, via))
-        if symbol in joined_symbols:
-            continue
-        joined_symbols.add(symbol)
         for key in made._reached(symbol):
             if key not in nodes:
                 nodes[key] = _stand_in(made, key, nodes[external].language)
@@ -928,6 +926,19 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
                 named.add((made.unit, u.value))
             else:
                 unresolved.append(Unresolved(symbol, site, reason, "", text, prefix=u.value))
+
+    queue = sorted(n.key for n in graph.nodes if open_call(n.key))
+    seen = set(queue)
+    while queue:
+        external = queue.pop()
+        stands_for = every_symbol.get(external) or [by_external[external]]
+        for made, symbol in stands_for:
+            via = f"summary {made.unit}"
+            edges.append(Edge(external, symbol, "calls", "package", NO_SITE, via))
+            if symbol not in joined_symbols:
+                joined_symbols.add(symbol)
+                _join_symbol(made, symbol, external)
+
     # a definition of a name, standing for the package's definitions of that name (what they reach)
     for unit, name in sorted(named):
         made = next(s for s, _symbol in by_external.values() if s.unit == unit)

@@ -13,6 +13,7 @@ from projectgraph.cli import (
     audit,
     changes,
     cycles,
+    distributed,
     docs,
     embed,
     explore,
@@ -71,3 +72,4 @@ main.add_command(overlay.command)
 main.add_command(audit.command)
 main.add_command(embed.command)
 main.add_command(daemon_module.command)
+main.add_command(distributed.command)

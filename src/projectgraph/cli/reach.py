@@ -1,5 +1,5 @@
 """``projectgraph reach TARGET... [--source S]... [--sources-only] [--overlay FILE]... [--json]
-[--format text|json|sarif]``.
+[--format text|json|sarif] [--summaries [--summary-store URL]]``.
 
 Exit codes: 0 every target found; 1 a target not found (and none uncertain); 3 a target uncertain
 or without a known key; 2 a usage error (bad key, unknown source).
@@ -17,9 +17,23 @@ from projectgraph.cli.common import emit_json, fail
 from projectgraph.cli.overlay import merged, overlay_option, read_overlays
 from projectgraph.cli.project import load_graph, load_project, project_option
 from projectgraph.cli.sources import check_sources, entry_points, sources_options
+from projectgraph.graph import Graph
 from projectgraph.keys import KeyError_
 from projectgraph.reach import Query, ReachError, Target, reach
 from projectgraph.store.sqlite import read_graph
+
+
+def shared_join(root: Path, graph: Graph, location: str, local: list[summary.Summary]) -> Graph:
+    """The graph joined to its local summaries and to the shared store's for the units it lacks."""
+    from projectgraph.distributed import StoreError, join, open_store, summaries_for
+
+    try:
+        with open_store(location) as store:
+            shared = summaries_for(root, graph, store, local)
+    except StoreError as error:
+        fail(str(error))
+        raise
+    return join(graph, local, shared)
 
 
 @click.command("reach")
@@ -31,6 +45,13 @@ from projectgraph.store.sqlite import read_graph
     "with_summaries",
     is_flag=True,
     help="Join calls into units the graph does not hold (--deps none) to their stored summaries.",
+)
+@click.option(
+    "--summary-store",
+    "summary_store",
+    default=None,
+    help="With --summaries: read the summaries of units the project has none of from this shared "
+    "store too (postgresql://... or a SQLite file; `projectgraph distributed run` fills it).",
 )
 @project_option
 @overlay_option
@@ -48,6 +69,7 @@ def command(
     sources_only: bool,
     max_depth: int,
     with_summaries: bool,
+    summary_store: str | None,
     project: Path | None,
     overlays: tuple[Path, ...],
     as_json: bool,
@@ -61,10 +83,16 @@ def command(
         return
     points = entry_points(project, sources, sources_only)
     decoded = read_overlays(overlays)
+    if summary_store is not None and not with_summaries:
+        fail("--summary-store is read with --summaries")
     if with_summaries:
         opened = load_project(project)
         graph = read_graph(opened.store.connection)
-        graph = summary.join(graph, summary.stored_for(opened.store.connection, opened.root, graph))
+        found = summary.stored_for(opened.store.connection, opened.root, graph)
+        if summary_store is not None:
+            graph = shared_join(opened.root, graph, summary_store, found)
+        else:
+            graph = summary.join(graph, found)
     else:
         graph = load_graph(project)
     report = None
