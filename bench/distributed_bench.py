@@ -82,6 +82,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument(
+        "--no-warm", action="store_true", help="Skip the pass that warms pip's and npm's caches."
+    )
+    parser.add_argument(
         "--cli", action="append", default=[], help="ENGINE=PATH of the projectgraph to run it with"
     )
     args = parser.parse_args()
@@ -89,8 +92,9 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="pgbench."))
     server = start(folder)
     try:
-        with tempfile.TemporaryDirectory() as warm:
-            one_run(CLI, "local", args.workers, args.jobfiles, str(Path(warm) / "warm.db"))
+        if not args.no_warm:
+            with tempfile.TemporaryDirectory() as warm:
+                one_run(CLI, "local", args.workers, args.jobfiles, str(Path(warm) / "warm.db"))
         for engine in args.engines.split(","):
             cli = clis.get(engine, CLI)
             runs = [

@@ -87,16 +87,22 @@ def _ray(jobs: list[Job], location: str, workers: int, retries: int, report: Pro
     except ImportError:
         raise EngineError("the ray engine needs Ray: pip install 'projectgraph[ray]'") from None
     by_spec = {job.spec: job for job in jobs}
-    try:
-        ray.init(
-            num_cpus=workers,
-            include_dashboard=False,
-            log_to_driver=False,
-            configure_logging=False,
-            ignore_reinit_error=True,
-        )
-    except Exception as error:
-        raise EngineError(f"Ray could not start a local cluster: {error}") from None
+    # Ray waits a fixed 30 s for its raylet to register; on a loaded machine that can pass, so a
+    # cluster that did not come up is started again (twice) before the run gives up
+    for start in range(3):
+        try:
+            ray.init(
+                num_cpus=workers,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+                ignore_reinit_error=True,
+            )
+            break
+        except Exception as error:
+            ray.shutdown()
+            if start == 2:
+                raise EngineError(f"Ray could not start a local cluster (3 tries): {error}") from None
     try:
         task = ray.remote(num_cpus=1, max_retries=retries)(_ray_task)
         pending = {task.remote(spec, location, retries): spec for spec in by_spec}
