@@ -54,7 +54,7 @@ SOURCES = {
     # test code gets no vector (semantic.is_test_code); keyword search still finds it
     "tests/test_security.py": (
         "from app.security import hash_password\n\n"
-        "def test_password_hash_is_stable():\n"
+        "def test_digest_is_stable():\n"
         "    assert hash_password('pw', b'salt') == hash_password('pw', b'salt')\n"
     ),
 }
@@ -94,9 +94,9 @@ def test_semantic_and_hybrid_find_symbols_by_meaning(tmp_path: Path) -> None:
         assert top(project, "database connection", "hybrid")[0] == "app/db.py//open_connection"
         assert "app/mail.py//send_welcome_email" in top(project, "send mail to a user", "hybrid")
         assert project.embed().embedded == 0  # a second run embeds nothing: every text is known
-        test = "tests/test_security.py//test_password_hash_is_stable"
-        assert test not in top(project, "password hash stable test", "semantic")
-        assert test in top(project, "password hash stable", "hybrid")  # by its words
+        test = "tests/test_security.py//test_digest_is_stable"
+        assert test not in top(project, "test that the digest is stable", "semantic")
+        assert test in top(project, "digest stable", "hybrid")  # by its words
 
 
 def test_test_code_is_told_from_a_package_s_test_helpers() -> None:
