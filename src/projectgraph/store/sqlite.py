@@ -432,16 +432,7 @@ class SqliteStore:
                 except (EOFError, ValueError, TypeError):  # a damaged row is a miss
                     continue
         if found:
-            self.connection.execute("BEGIN IMMEDIATE")
-            try:
-                self.connection.execute(
-                    "INSERT OR REPLACE INTO file_index_read(key, read_at) SELECT value, ? FROM json_each(?)",
-                    (time.time(), json.dumps([key.text() for key in found])),
-                )
-                self.connection.execute("COMMIT")
-            except BaseException:
-                self.connection.execute("ROLLBACK")
-                raise
+            self._mark_read(json.dumps([key.text() for key in found]))
         return found
 
     def holds_all(self, keys: Iterable[Key]) -> bool:
@@ -457,17 +448,21 @@ class SqliteStore:
         ).fetchone()
         if held != len(texts):
             return False
+        self._mark_read(wanted)
+        return True
+
+    def _mark_read(self, keys_json: str) -> None:
+        """Mark the indexes of the keys (a JSON array of their texts) read now (one transaction)."""
         self.connection.execute("BEGIN IMMEDIATE")
         try:
             self.connection.execute(
                 "INSERT OR REPLACE INTO file_index_read(key, read_at) SELECT value, ? FROM json_each(?)",
-                (time.time(), wanted),
+                (time.time(), keys_json),
             )
             self.connection.execute("COMMIT")
         except BaseException:
             self.connection.execute("ROLLBACK")
             raise
-        return True
 
     def put_many(self, items: Iterable[tuple[Key, FileIndex]]) -> None:
         self.put_encoded((key, index.to_bytes()) for key, index in items)

@@ -333,10 +333,9 @@ def reconcile(
         | (set(stored_controls) - {c.path for c in controls})
     )
     run = sql.last_run(connection)
-    versions = {"fileindex": fileindex.VERSION, "projectgraph": graph_module.VERSION}
     current = (
         run is not None
-        and run["versions"] == versions
+        and run["versions"] == _RULE_VERSIONS
         and now == before
         and not changed_controls
         and (run["stats"].get("units") or {}) == unit_table(indexed.units)
@@ -449,6 +448,9 @@ def reconcile(
     )
 
 
+_RULE_VERSIONS = {"fileindex": fileindex.VERSION, "projectgraph": graph_module.VERSION}
+"""The rule versions a stored run records: a run of others is not the graph these rules give."""
+
 MAX_RECORDS = "max_records"
 """The metadata row that holds the record limit the stored files were last checked against."""
 
@@ -474,10 +476,9 @@ def _unchanged_by_stamps(
     the one the stored files were checked against (``MAX_RECORDS``), so none can be cut now."""
     connection = store.connection
     run = sql.last_run(connection)
-    versions = {"fileindex": fileindex.VERSION, "projectgraph": graph_module.VERSION}
     if (
         run is None
-        or run["versions"] != versions
+        or run["versions"] != _RULE_VERSIONS
         or (run["stats"].get("units") or {})
         or set(stored) != {source.path for source in found.files}
         or sql.metadata_text(connection, MAX_RECORDS) != str(options.max_records)
