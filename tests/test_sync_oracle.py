@@ -93,7 +93,7 @@ class Tree:
     def __init__(self, root: Path, language: str) -> None:
         self.root = root
         self.language = language
-        self.suffix = ".py" if language == "python" else ".ts"
+        self.suffix = {"python": ".py", "javascript": ".js"}.get(language, ".ts")
         self.counter = 0
         self.clock = 1_600_000_000_000_000_000  # 2020: far older than any stamp a sync takes
 
@@ -199,7 +199,7 @@ def apply(tree: Tree, op: str, a: int, b: int, age: bool) -> None:
         extra = (
             f"\n\ndef {name}(value):\n    return {call}\n"
             if python
-            else f"\nexport function {name}(value: number) {{\n  return {call};\n}}\n"
+            else f"\nexport function {name}({_typed(tree, 'value')}) {{\n  return {call};\n}}\n"
         )
         tree.write(rel, tree.text(rel) + extra, age)
     elif op == "remove_function" and defs:
@@ -272,6 +272,11 @@ def apply(tree: Tree, op: str, a: int, b: int, age: bool) -> None:
         else:
             lines.append("/" + rel)
         tree.write(".gitignore", "\n".join(lines) + "\n", age)
+
+
+def _typed(tree: Tree, name: str) -> str:
+    """A parameter as the tree's language writes it (TypeScript: with a type)."""
+    return f"{name}: number" if tree.suffix == ".ts" else name
 
 
 def _remove_block(text: str, name: str, python: bool) -> str:

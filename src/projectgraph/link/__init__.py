@@ -42,8 +42,13 @@ class LinkOptions:
     units: tuple[Any, ...] | None = None  # the units (indexer.UnitIndex) a linker may read types from
 
 
-def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> Graph:
-    """Link the indexes of one project into its graph."""
+def build(
+    indexes: Iterable[FileIndex],
+    options: LinkOptions | None = None,
+    factories: Sequence[Callable[[Sequence[FileIndex], GraphBuilder, LinkContext], Linker]] | None = None,
+) -> Graph:
+    """Link the indexes of one project into its graph. ``factories``: the linkers' makers, when
+    not ``_linker_factories()`` (``link.persisted_js`` gives its own JavaScript linker)."""
     options = options or LinkOptions()
     if options.max_edges < 0 or options.max_export_hops < 0:
         raise ValueError("max_edges and max_export_hops cannot be negative")
@@ -63,7 +68,7 @@ def build(indexes: Iterable[FileIndex], options: LinkOptions | None = None) -> G
         unit=options.unit,
         units=options.units,
     )
-    linkers = [make(ordered, builder, context) for make in _linker_factories()]
+    linkers = [make(ordered, builder, context) for make in factories or _linker_factories()]
     for linker in linkers:
         linker.link()
     handled = {language for linker in linkers for language in linker.languages}

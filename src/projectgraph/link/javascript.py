@@ -560,23 +560,33 @@ class JavaScriptLinker:
 
     # ---- the whole run --------------------------------------------------------------------
     def link(self) -> None:
+        self._add_nodes()
+        for jsfile in self.files.values():
+            self._bind_file(jsfile)
+        self._end_binding()
+        for jsfile in self.files.values():
+            self._link_file(jsfile)
+
+    def _add_nodes(self) -> None:
         for path, jsfile in self.files.items():
             self.builder.node(module_node(path, jsfile.index.language))
             for info in jsfile.defs.values():
                 self.builder.node(node_for(info))
         for path in sorted(self.declarations):
             self.builder.node(module_node(path, "typescript"))
-        for jsfile in self.files.values():
-            for call, refs in self._arguments_of(jsfile):
-                self._bind_arguments(jsfile, call, refs)
-            for default in jsfile.defaults:
-                self._bind_default(jsfile, default)
+
+    def _bind_file(self, jsfile: _File) -> None:
+        """The binding pass's share of one file: the functions its calls pass (and its defaults)."""
+        for call, refs in self._arguments_of(jsfile):
+            self._bind_arguments(jsfile, call, refs)
+        for default in jsfile.defaults:
+            self._bind_default(jsfile, default)
+
+    def _end_binding(self) -> None:
         self._binding_done = True  # parameters bound: what was resolved before may change
         self._returns_memo.clear()
         self._field_memo.clear()
         self._lookup_memo.clear()
-        for jsfile in self.files.values():
-            self._link_file(jsfile)
 
     def _link_file(self, jsfile: _File) -> None:
         index = jsfile.index
@@ -1956,10 +1966,8 @@ class JavaScriptLinker:
                         continue
                     first = info.definition.params[0]
                     if not first.type and not first.variadic:
-                        bound = self._bindings.setdefault(keys.join(info.key, first.name), [])
-                        for element in elements:
-                            if element.kind in ("def", "ext", "param") and element not in bound:
-                                bound.append(element)
+                        kinds = ("def", "ext", "param")
+                        self._bind(keys.join(info.key, first.name), [e for e in elements if e.kind in kinds])
         for function in functions:
             params = function.definition.params
             for value, position in passed:
@@ -1974,9 +1982,7 @@ class JavaScriptLinker:
                         and (not params[index].variadic or position is not None)
                     ):
                         key = keys.join(function.key, params[index].name)
-                        bound = self._bindings.setdefault(key, [])
-                        if value not in bound and value != Value("param", key):
-                            bound.append(value)
+                        self._bind(key, [] if value == Value("param", key) else [value])
 
     def _bind_default(self, jsfile: _File, default: Assignment) -> None:
         """A parameter's default value is what it holds when no argument is passed."""
@@ -1986,7 +1992,13 @@ class JavaScriptLinker:
         outer = self._function_scope(jsfile, default.scope.rpartition(".")[0])
         value = self._resolve_dotted(jsfile, outer, default.value[8:], default.line)
         if value is not None and value.kind in ("def", "ext"):
-            bound = self._bindings.setdefault(keys.join(info.key, default.target), [])
+            self._bind(keys.join(info.key, default.target), [value])
+
+    def _bind(self, key: str, values: Sequence[Value]) -> None:
+        """Bind a parameter to values (kept once each, in the order first given). The parameter
+        is bound (``_param`` gives it) even with no value: a call passed it something."""
+        bound = self._bindings.setdefault(key, [])
+        for value in values:
             if value not in bound:
                 bound.append(value)
 

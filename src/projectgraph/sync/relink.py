@@ -66,7 +66,7 @@ def link(
     """Link an index run: from the tracked link this process keeps, else from the state in the
     store (``old_index(path, hash)`` gives a file's stored index of that content), else in full,
     tracked when the state can be kept (in memory, or in the store: a Python project)."""
-    from projectgraph.link import persisted
+    from projectgraph.link import persisted, persisted_js
     from projectgraph.link.incremental import build_tracked
     from projectgraph.manifests import read_manifests
     from projectgraph.pipeline import link_indexed, link_options
@@ -77,6 +77,15 @@ def link(
     options = link_options(base, config, indexed)
     if getattr(indexed, "units", None) or incremental is False:  # units of dependency code: not covered
         return Linked(link_indexed(base, config, indexed, store=store), "full")
+    if persisted_js.handles(indexed.indexes):  # a JavaScript/TypeScript project: its own stored state
+        why = ""
+        if not controls_changed and old_index is not None:
+            found, why = persisted_js.relink(store.connection, indexed.indexes, options)
+            if found is not None:
+                return Linked(found.graph, "stored", units=found.units, save=found.save)
+            _log.debug("the stored JavaScript link state was not followed: %s", why)
+        whole, save_js = persisted_js.build_saved(indexed.indexes, options)
+        return Linked(whole, "full", save=save_js, why=why)
     shape = _shape(options)
     if kept is not None and kept[0] == shape and not controls_changed:
         graph = kept[1].relink(indexed.indexes, entries)
