@@ -66,9 +66,19 @@ def corpus(explicit: str | None) -> Path:
     return found
 
 
+# per language of the edited file (its suffix): a definition's start, a comment, a new function
+_SYNTAX = {
+    ".py": ("def ", "#", "\n\ndef {name}(value):\n    return value\n"),
+    ".js": ("function ", "//", "\nfunction {name}(value) {{\n  return value;\n}}\n"),
+    ".ts": ("function ", "//", "\nfunction {name}(value: number): number {{\n  return value;\n}}\n"),
+    ".go": ("func ", "//", "\nfunc {name}(value int) int {{\n\treturn value\n}}\n"),
+}
+
+
 class Editor:
     """Edits one file per call: appends a new function with a fresh name (the default), inserts
-    comment lines above a function in the middle, or renames a function (and back)."""
+    comment lines above a function in the middle, or renames a function (and back); in Python,
+    JavaScript, TypeScript or Go, by the file's suffix."""
 
     def __init__(self, root: Path, rel: str, rename: str = "compress_string") -> None:
         self.root = root
@@ -82,24 +92,28 @@ class Editor:
         self.count += 1
         path = self.root / self.rel
         text = path.read_text(encoding="utf-8")
+        start, comment, function = _SYNTAX[
+            Path(self.rel).suffix if Path(self.rel).suffix in _SYNTAX else ".js"
+        ]
         if kind == "insert":
-            starts = [m.start() for m in re.finditer(r"^def ", text, re.M)]
+            starts = [m.start() for m in re.finditer(rf"^{start}", text, re.M)]
             at = starts[len(starts) // 2]
             path.write_text(
-                f"{text[:at]}# bench edit {self.count}\n# (a comment)\n{text[at:]}", encoding="utf-8"
+                f"{text[:at]}{comment} bench edit {self.count}\n{comment} (a comment)\n{text[at:]}",
+                encoding="utf-8",
             )
-            head = re.match(r"def (\w+)", text[at:])
+            head = re.match(rf"{start}(\w+)", text[at:])
             return f"{self.rel}//{head.group(1) if head else ''}"
         if kind == "rename":
             old, new = self.rename, f"{self.rename}_renamed"
             if self.renamed:
                 old, new = new, old
-            path.write_text(re.sub(rf"\bdef {old}\(", f"def {new}(", text), encoding="utf-8")
+            path.write_text(re.sub(rf"\b{start}{old}\(", f"{start}{new}(", text), encoding="utf-8")
             self.renamed = not self.renamed
             return f"{self.rel}//{new}"
         name = f"bench_sync_{os.getpid()}_{self.count}"
         with path.open("a", encoding="utf-8") as handle:
-            handle.write(f"\n\ndef {name}(value):\n    return value\n")
+            handle.write(function.format(name=name))
         return f"{self.rel}//{name}"
 
 

@@ -220,8 +220,8 @@ def _entry(table: Any, key: Any) -> Any:
     return dict.get(table, key, _MISSING)
 
 
-def _entry_digest(table: Any, key: Any) -> str:
-    data = repr(_canon(_entry(table, key))).encode("utf-8", "surrogatepass")
+def _entry_digest(linker: js.JavaScriptLinker, table: Any, key: Any) -> str:
+    data = repr(_canon(_entry(table, key), linker)).encode("utf-8", "surrogatepass")
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
@@ -243,6 +243,7 @@ class TracedLinker(js.JavaScriptLinker):
         self.ran = 0
         self.table_reads: dict[str, set[Any]] = {}
         self._binds: list[tuple[str, list[tuple[str, str]]]] | None = None
+        self._checks: list[tuple[str, bool]] | None = None
 
     # ---- the global tables, noting the keys each is asked (a unit reads a table by key only)
     def _noting(self, name: str, table: Any) -> Any:
@@ -290,6 +291,12 @@ class TracedLinker(js.JavaScriptLinker):
             self.resolved.add((from_path, found))
         return found
 
+    def _from_undeclared(self, key: str) -> bool:
+        found = super()._from_undeclared(key)
+        if self._checks is not None:
+            self._checks.append((key, found))
+        return found
+
     def _bind(self, key: str, values: Sequence[Value]) -> None:
         if self._binds is not None:
             self._binds.append((key, [(v[0], v[1]) for v in values]))
@@ -326,7 +333,10 @@ class TracedLinker(js.JavaScriptLinker):
             for name in plan.force.get(uid, ()):
                 self.compute_table(name)
             blob = plan.blobs[uid]
-            stored_ops, stored_binds, undeclared = marshal.loads(blob)
+            stored_ops, stored_binds, undeclared, asked = marshal.loads(blob)
+            for key, was in asked:  # (the set grows over the run: as it was where the unit ran)
+                if js.JavaScriptLinker._from_undeclared(self, key) != was:
+                    raise _NotFollowed(f"the modules noted undeclared before unit {uid} changed")
             builder.replay(stored_ops)
             for key, values in stored_binds:
                 js.JavaScriptLinker._bind(self, key, [Value(v[0], v[1]) for v in values])
@@ -335,30 +345,33 @@ class TracedLinker(js.JavaScriptLinker):
         else:
             ops: list[tuple[Any, ...]] = []
             binds: list[tuple[str, list[tuple[str, str]]]] = []
+            checks: list[tuple[str, bool]] = []
             before = set(self._undeclared)
-            builder.ops, self._binds = ops, binds
+            builder.ops, self._binds, self._checks = ops, binds, checks
             try:
                 work()
             finally:
-                builder.ops, self._binds = None, None
-            self.outputs[uid] = marshal.dumps((ops, binds, sorted(self._undeclared - before)))
+                builder.ops, self._binds, self._checks = None, None, None
+            added = sorted(self._undeclared - before)
+            self.outputs[uid] = marshal.dumps((ops, binds, added, sorted(set(checks))))
             self.ran += 1
         for name in TABLES:
             if name not in self.computed and self.table_computed(name):
                 self.computed[name] = uid
 
 
-def _canon(value: Any) -> Any:
-    """A table's value as plain data, in its order (sets sorted; a definition by its key)."""
+def _canon(value: Any, linker: js.JavaScriptLinker) -> Any:
+    """A table's value as plain data, in its order (sets sorted). A definition is its key and what
+    a unit that finds it there reads of it besides (whether its file is minified)."""
+    if isinstance(value, DefInfo):
+        jsfile = linker.files.get(value.path)
+        return ("def", value.key, value.definition.kind, jsfile is not None and jsfile.minified)
     if isinstance(value, dict):
-        return [(_canon(k), _canon(v)) for k, v in value.items()]
+        return [(_canon(k, linker), _canon(v, linker)) for k, v in value.items()]
     if isinstance(value, (set, frozenset)):
-        return sorted(_canon(v) for v in value)
+        return sorted(_canon(v, linker) for v in value)
     if isinstance(value, (list, tuple)):
-        return [_canon(v) for v in value]
-    key = getattr(value, "key", None)
-    if isinstance(key, str) and not isinstance(value, str):
-        return ("def", key)
+        return [_canon(v, linker) for v in value]
     return value
 
 
@@ -412,7 +425,7 @@ def _table_entries(linker: TracedLinker, name: str, more: Iterable[Any] = ()) ->
     """The keys of a table the units asked (and ``more``), each with a digest of its entry."""
     table = linker.compute_table(name)
     keys = {*linker.table_reads.get(name, ()), *more}
-    return [(key, _entry_digest(table, key)) for key in sorted(keys, key=repr)]
+    return [(key, _entry_digest(linker, table, key)) for key in sorted(keys, key=repr)]
 
 
 def _state(
@@ -568,7 +581,7 @@ def _relink(connection: Any, indexes: Sequence[FileIndex], options: LinkOptions)
             linker.computed[name] = _END
         table = linker.compute_table(name)
         for key, digest in entries:
-            if _entry_digest(table, key) != digest:
+            if _entry_digest(linker, table, key) != digest:
                 raise _NotFollowed(f"the table {name} changed at {key!r}")
         digests[name] = _table_entries(linker, name, (key for key, _digest in entries))
     for name in linker.computed:
