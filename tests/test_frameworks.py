@@ -31,6 +31,7 @@ CASES = (
     "python/flask_app",
     "python/fastapi_app",
     "python/celery_click",
+    "python/pytest_conftests",
     "javascript/express_app",
     "javascript/vue_svelte",
     "typescript/nestjs_module",

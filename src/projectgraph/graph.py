@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from projectgraph import fileindex
 from projectgraph.gcpause import paused_gc
 
-VERSION = 12
+VERSION = 13
 """projectgraph.VERSION: the link rules. Graph.stats["version"] carries it."""
 
 # the kinds of the edges framework resolvers make (languages/<lang>/frameworks): a call the
@@ -40,6 +40,7 @@ FRAMEWORK_KINDS = (
     "celery-task",
     "click-command",
     "typer-command",
+    "pytest-fixture",
     "express-route",
     "express-middleware",
     "koa-route",

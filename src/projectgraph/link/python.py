@@ -902,31 +902,22 @@ class PythonLinker:
 
     def _fixture_value(self, pyfile: _File, scope: str, name: str) -> Value | None:
         """What pytest passes a test's (or a fixture's) parameter: the value the fixture function
-        of that name returns, found in the test's module or a ``conftest.py`` of its folder or
-        one above, as pytest looks them up."""
+        of that name returns, found as pytest looks it up (the requester's class, its module, the
+        ``conftest.py`` files of its folder and above: ``frameworks.pytest.find_fixture``)."""
+        from projectgraph.languages.python.frameworks import pytest as pytest_rules
+
         info = pyfile.defs.get(scope)
-        if info is None or "." in scope:
+        if info is None:
             return None
         d = info.definition
-        if not (d.name.startswith("test") or any(_fixture(text) for text in d.decorators)):
+        registered = pytest_rules.fixture_name(self, pyfile, d, strict=False)
+        if registered is None and not pytest_rules.is_test(pyfile, d):
             return None
-        folder = pyfile.path.rpartition("/")[0]
-        candidates = [pyfile]
-        while True:
-            conftest = self.files.get(f"{folder}/conftest.py" if folder else "conftest.py")
-            if conftest is not None and conftest is not pyfile:
-                candidates.append(conftest)
-            if not folder:
-                break
-            folder = folder.rpartition("/")[0]
-        for owner in candidates:
-            value, _how = self._lookup_in(owner, "", name, None)
-            if value is None or value.kind != "def" or value.key == info.key:
-                continue
-            fixture = self.defs[value.key]
-            if fixture.is_callable and any(_fixture(text) for text in fixture.definition.decorators):
-                return self._result_of(value)
-        return None
+        own = info.key if name == registered else ""
+        key = pytest_rules.find_fixture(self, pyfile, scope, name, own, strict=False)
+        if key is None:
+            return None
+        return self._result_of(Value("def", key))
 
     def _type_value(self, pyfile: _File, scope: str, type_name: str, line: int) -> Value | None:
         value = self._resolve_dotted(pyfile, scope, type_name, line)
@@ -2290,11 +2281,6 @@ def _first_argument(call: Call) -> str | None:
 
 def _is_property(member: Definition) -> bool:
     return any(decorator in _PROPERTY_DECORATORS for decorator in member.decorators)
-
-
-def _fixture(decorator: str) -> bool:
-    """``@pytest.fixture`` or ``@fixture`` (with or without arguments)."""
-    return decorator in ("fixture", "pytest.fixture", "pytest_asyncio.fixture")
 
 
 def _written(call: Call) -> bool:

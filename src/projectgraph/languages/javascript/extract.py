@@ -261,6 +261,8 @@ class _Extractor:
         self.imports: list[Import] = []
         self.exports: list[Export] = []
         self.definitions: list[Definition] = []
+        self.server_module = False  # a 'use server' module (see _server_directives)
+        self.server_functions: set[int] = set()
         self.calls: list[Call] = []
         self.references: list[Reference] = []
         self.assignments: list[Assignment] = []
@@ -418,6 +420,7 @@ class _Extractor:
             errors = QueryCursor(_error_query(self.grammar)).captures(root)
             self.errors = sum(len(nodes) for nodes in errors.values())
         self._main_guard(root)
+        self._server_directives(root)
         return self._index(path, file_hash)
 
     def _index(self, path: str, file_hash: str) -> FileIndex:
@@ -429,7 +432,15 @@ class _Extractor:
             facts = self.returns.get(index)
             if facts:
                 definition = definition._replace(returns=tuple(dict.fromkeys((*definition.returns, *facts))))
-            definitions.append(definition._replace(exported=exported(definition.qualname)))
+            public = exported(definition.qualname)
+            if index in self.server_functions or (
+                self.server_module
+                and public
+                and "." not in definition.qualname
+                and definition.kind in ("function", "variable")
+            ):
+                definition = definition._replace(decorators=(*definition.decorators, "use server"))
+            definitions.append(definition._replace(exported=public))
         flags = []
         if self.errors:
             flags.append("syntax-error")
@@ -1743,6 +1754,46 @@ class _Extractor:
                     self.main_guard = is_main_guard(node, needle)
                 position = source.find(needle, position + 1)
 
+    def _server_directives(self, root: Node) -> None:
+        """React's ``'use server'`` directive (Next.js server actions): at the top of a module it
+        makes each exported function a server action, at the top of a function's body that
+        function; each gets the pseudo-decorator ``use server``, which the roots' rules read (the
+        framework calls a server action from the client, through a form's ``action`` or a call
+        the bundler rewrites into a request). Found by a byte search, as the main guard is."""
+        source = self.source
+        if b"use server" not in source:
+            return
+        marked: set[int] = set()
+        position = source.find(b"use server")
+        while position != -1:
+            node = root.descendant_for_byte_range(position, position + len(b"use server"))
+            while node is not None and node.type != "string":
+                node = node.parent
+            statement = node.parent if node is not None else None
+            body = statement.parent if statement is not None else None
+            if (
+                node is not None
+                and statement is not None
+                and statement.type == "expression_statement"
+                and body is not None
+                and node.text in (b"'use server'", b'"use server"')
+                and _in_prologue(statement)
+            ):
+                if body.type == "program":
+                    self.server_module = True
+                elif body.type == "statement_block" and body.parent is not None:
+                    line = body.parent.start_point[0] + 1
+                    inner = [
+                        i
+                        for i, d in enumerate(self.definitions)
+                        if d.line <= line <= d.end_line and d.kind in ("function", "method", "variable")
+                    ]
+                    if inner:  # the innermost: the latest start, then the earliest end
+                        defs = self.definitions
+                        marked.add(max(inner, key=lambda i: (defs[i].line, -defs[i].end_line)))
+            position = source.find(b"use server", position + 1)
+        self.server_functions = marked
+
     def _top_level(self, node: Node) -> bool:
         parent = node.parent
         while parent is not None:
@@ -1750,6 +1801,23 @@ class _Extractor:
                 return False
             parent = parent.parent
         return True
+
+
+def _in_prologue(statement: Node) -> bool:
+    """Whether a statement is in its body's directive prologue: only string statements (and
+    comments) before it."""
+    sibling = statement.prev_named_sibling
+    while sibling is not None:
+        if sibling.type == "comment" or sibling.type == "hash_bang_line":
+            sibling = sibling.prev_named_sibling
+            continue
+        if sibling.type != "expression_statement" or sibling.named_child_count != 1:
+            return False
+        first = sibling.named_children[0]
+        if first.type != "string":
+            return False
+        sibling = sibling.prev_named_sibling
+    return True
 
 
 def _declaration_nodes(declaration: Node) -> list[Node]:

@@ -38,7 +38,7 @@ from projectgraph.link.core import Value
 if TYPE_CHECKING:
     from projectgraph.link.python import PythonLinker, _File
 
-VERSION = 1
+VERSION = 2
 """The rules of the framework resolvers (they change what the link gives: graph.VERSION too)."""
 
 # every edge kind a resolver here makes, with what the framework does (the README's table)
@@ -58,6 +58,7 @@ EDGE_KINDS: dict[str, str] = {
     "celery-task": "a task's delay()/apply_async()/s() runs the task function (in a worker)",
     "click-command": "a click group runs the subcommands registered on it",
     "typer-command": "a Typer app runs the commands registered on it",
+    "pytest-fixture": "pytest runs the fixture a test's (or fixture's) parameter or usefixtures names",
 }
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete", "head", "options", "trace")
@@ -425,9 +426,9 @@ Resolver = Callable[[FileContext], None]
 
 
 def _resolvers() -> tuple[Resolver, ...]:
-    from projectgraph.languages.python.frameworks import celery, click, django, web
+    from projectgraph.languages.python.frameworks import celery, click, django, pytest, web
 
-    return (django.resolve, web.resolve, celery.resolve, click.resolve)
+    return (django.resolve, web.resolve, celery.resolve, click.resolve, pytest.resolve)
 
 
 def link_file(linker: PythonLinker, pyfile: _File) -> None:
