@@ -22,6 +22,8 @@ from projectgraph.graph import CONFIDENCE, FRAMEWORK_KINDS, Graph
 from projectgraph.indexer import IndexOptions
 from projectgraph.languages.javascript.frameworks import EDGE_KINDS as JS_KINDS
 from projectgraph.languages.python.frameworks import EDGE_KINDS, arguments
+from projectgraph.link.java import EDGE_KINDS as JAVA_KINDS
+from projectgraph.link.tauri import EDGE_KINDS as TAURI_KINDS
 from projectgraph.pipeline import build_graph
 from projectgraph.reach import Query, Target, reach
 
@@ -35,6 +37,8 @@ CASES = (
     "javascript/express_app",
     "javascript/vue_svelte",
     "typescript/nestjs_module",
+    "rust/tauri_commands",
+    "java/spring_injection",
 )
 
 
@@ -71,7 +75,7 @@ def test_framework_edges_are_the_listed_ones(case: str) -> None:
 
 
 def test_every_framework_kind_is_known() -> None:
-    assert set(EDGE_KINDS) | set(JS_KINDS) == set(FRAMEWORK_KINDS)
+    assert set(EDGE_KINDS) | set(JS_KINDS) | set(TAURI_KINDS) | set(JAVA_KINDS) == set(FRAMEWORK_KINDS)
     assert all(CONFIDENCE[kind] == "high" for kind in FRAMEWORK_KINDS)
 
 

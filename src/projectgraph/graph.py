@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from projectgraph import fileindex
 from projectgraph.gcpause import paused_gc
 
-VERSION = 13
+VERSION = 14
 """projectgraph.VERSION: the link rules. Graph.stats["version"] carries it."""
 
 # the kinds of the edges framework resolvers make (languages/<lang>/frameworks): a call the
@@ -53,6 +53,9 @@ FRAMEWORK_KINDS = (
     "nestjs-route",
     "vue-component",
     "svelte-component",
+    "tauri-handler",
+    "tauri-invoke",
+    "spring-inject",
 )
 
 CONFIDENCE: dict[str, str] = {

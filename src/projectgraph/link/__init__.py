@@ -19,6 +19,7 @@ from projectgraph import fileindex
 from projectgraph.fileindex import FileIndex
 from projectgraph.graph import VERSION, FileEntry, Graph, Node, placing_every_file
 from projectgraph.link import entries as entries_mod
+from projectgraph.link import tauri
 from projectgraph.link.core import GraphBuilder, LinkContext, Linker, module_node
 from projectgraph.manifests import EntryPoint, Manifests, read_manifests
 from projectgraph.roots import Rule, find
@@ -71,6 +72,7 @@ def build(
     linkers = [make(ordered, builder, context) for make in factories or _linker_factories()]
     for linker in linkers:
         linker.link()
+    tauri.link(ordered, builder)  # across languages: a JS invoke('cmd') to the Rust command
     handled = {language for linker in linkers for language in linker.languages}
     for index in ordered:
         if index.language not in handled:  # a language with no linker yet: its files are modules

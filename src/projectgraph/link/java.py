@@ -1016,7 +1016,80 @@ class JavaLinker:
             else:
                 self._edge_to(caller, site, found, "member")
             return
+        bean = self._injected_bean(jfile, call, ty.value.key)
+        if bean is not None:
+            injected = self.find_method(bean, call.name)
+            if injected is not None:
+                self._edge_to(caller, site, injected, "spring-inject")
+                return
         self._virtual(caller, site, ty.value.key, call, found)
+
+    def _injected_bean(self, jfile: _File, call: Call, declared: str) -> str | None:
+        """Spring: the one bean class a call on an injected field runs, or None.
+
+        In a Spring bean (a class annotated ``@Component``, ``@Service``, ``@Repository``,
+        ``@Controller``, ``@RestController`` or ``@Configuration``), a field of a project interface
+        or abstract class declared with no initializer is set by the container (``@Autowired`` on
+        it, or a constructor's parameter, injected by type; a call on the field's line in the class
+        body is an initializer, which makes it no injected field): it holds the one bean class that is
+        of the field's type (the one marked ``@Primary`` when there are several). With no such
+        bean, or several and no ``@Primary`` (a ``@Qualifier`` picks one, which the records do not
+        show), the call keeps its cha edges."""
+        receiver = call.receiver or ""
+        name = receiver.removeprefix("this.")
+        if not _NAME.fullmatch(name):
+            return None
+        if receiver == name and self._local(jfile, call.scope, name, call.line) is not False:
+            return None  # a local or parameter of that name, not the field
+        info = self.defs.get(declared)
+        if info is None or not (
+            info.definition.kind == "interface" or "abstract" in info.definition.decorators
+        ):
+            return None
+        owner = next(
+            (
+                t
+                for t in self._enclosing_types(jfile, call.scope)
+                if (t.definition.qualname, f"this.{name}") in jfile.assigns
+            ),
+            None,
+        )
+        if owner is None or not self._spring_bean(owner):
+            return None
+        fields = jfile.assigns[(owner.definition.qualname, f"this.{name}")]
+        if len(fields) != 1 or not fields[0].value.startswith("type:"):
+            return None
+        declared_at = fields[0].line
+        if any(c.scope == owner.definition.qualname and c.line == declared_at for c in jfile.index.calls):
+            return None  # an initializer (``= new Impl()``, ``= make()``): the field holds what it makes
+        beans = [
+            sub
+            for sub in self._all_subtypes(declared)
+            if self._spring_bean(self.defs[sub])
+            and self.defs[sub].definition.kind not in ("interface", "enum", "record", "annotation")
+            and "abstract" not in self.defs[sub].definition.decorators
+        ]
+        if len(beans) > 1:
+            beans = [
+                b
+                for b in beans
+                if "Primary" in self.defs[b].definition.decorators
+                or "org.springframework.context.annotation.Primary" in self.defs[b].definition.decorators
+            ]
+        return beans[0] if len(beans) == 1 else None
+
+    def _spring_bean(self, info: DefInfo) -> bool:
+        """A class the Spring container makes: a stereotype annotation that is Spring's (written
+        qualified, or a simple name in a file that imports from ``org.springframework``)."""
+        decorators = info.definition.decorators
+        if any(
+            d.startswith("org.springframework.") and d.rpartition(".")[2] in _SPRING_STEREOTYPES
+            for d in decorators
+        ):
+            return True
+        if not any(d in _SPRING_STEREOTYPES for d in decorators):
+            return False
+        return any(i.module.startswith("org.springframework") for i in self.files[info.path].index.imports)
 
     def _edge_to(self, caller: str, site: Site, found: DefInfo | str, kind: str) -> None:
         if isinstance(found, DefInfo):
@@ -1204,6 +1277,15 @@ class JavaLinker:
 
 
 _SEGMENT = re.compile(r"\([^()]*\)|[^.()]+(?:\(\))?")
+
+
+# the framework edge kinds this linker makes, with what the framework does (the README's table)
+EDGE_KINDS: dict[str, str] = {
+    "spring-inject": "a call on a Spring bean's injected field runs the one bean class of the field's type",
+}
+_SPRING_STEREOTYPES = frozenset(
+    {"Component", "Service", "Repository", "Controller", "RestController", "Configuration"}
+)
 
 
 def _split_chain(chain: str) -> list[str]:
