@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/framework_bench.py            # fetch (once), index, count, spot-check
     .venv/bin/python bench/framework_bench.py --sample   # print the 30 sampled edges with their source
+    .venv/bin/python bench/framework_bench.py --npm      # the npm templates only
 
 Each package is an sdist fetched with ``pip download --no-deps --no-binary :all:`` into
 ``bench/.corpus/frameworks/`` (ignored by git), the npm templates with ``npm pack``; each is linked
@@ -42,6 +43,8 @@ PACKAGES = (
 # npm packages whose template folder is a small real project: (package, version, folder in the tarball)
 NPM = (
     ("create-next-app", "16.4.3", "package/dist/templates/app/ts"),
+    ("create-next-app", "16.4.3", "package/dist/templates/app-api/ts"),
+    ("create-next-app", "16.4.3", "package/dist/templates/default/ts"),
     ("@nestjs/schematics", "12.0.6", "package/dist/lib/application/files/ts"),
 )
 SAMPLE = 30
@@ -123,7 +126,7 @@ def main(argv: list[str]) -> int:
     print(
         f"{'package':32} {'files':>5} {'edges':>6} {'framework':>9} {'unresolved':>10} {'seconds':>7}  kinds"
     )
-    for name, version in PACKAGES:
+    for name, version in () if "--npm" in argv else PACKAGES:
         root = fetch(name, version)
         start = time.perf_counter()
         graph = graph_of(root)
@@ -143,9 +146,14 @@ def main(argv: list[str]) -> int:
         graph = graph_of(root)
         found = [e for e in graph.edges if e.kind in FRAMEWORK_KINDS]
         roots = sorted(f"{r.key} ({r.rule})" for r in graph.roots if r.kind == "framework")
-        print(f"{name + '@' + version:40} {len(graph.files):5} {len(found):15}  " + ", ".join(roots))
+        label = f"{name}@{version} {folder.rpartition('templates/')[2] or folder.rpartition('/')[2]}"
+        print(f"{label:40} {len(graph.files):5} {len(found):15}  " + ", ".join(roots))
         for edge in found:
             print(f"    {edge.kind}: {edge.caller} -> {edge.callee}")
+        first_party = {n.key for n in graph.nodes if n.kind != "external" and not n.external and n.path}
+        for edge in graph.edges:  # the other calls between the template's own functions (JSX uses)
+            if edge.relation == "calls" and edge.kind not in FRAMEWORK_KINDS and edge.callee in first_party:
+                print(f"    calls ({edge.kind}): {edge.caller} -> {edge.callee}")
     everything.sort(key=lambda item: edge_id(item[0], item[1]))
     step = max(1, len(everything) // SAMPLE)
     sample = everything[::step][:SAMPLE]

@@ -96,6 +96,7 @@ def describe(code, path):
 
 
 edges = set()
+entries = set()
 resumes = {}
 
 
@@ -119,15 +120,35 @@ def trace(frame, event, arg):
         caller_path = first_party(parent.f_code)
         if caller_path:
             edges.add((describe(parent.f_code, caller_path), parent.f_lineno, describe(code, path)))
+        else:  # entered from code that is not the package's: the framework, the test runner
+            entries.add(describe(code, path))
     return None  # no line events
+
+
+def run():
+    if args[:1] == ["--django"]:
+        # Django's own test runner (a Django app's runtests.py): settings module, its folder, labels
+        settings_module, folder, labels = args[1], args[2], args[3:]
+        sys.path.append(os.path.join(root, folder))
+        os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
+        import django
+        from django.conf import settings
+        from django.test.utils import get_runner
+
+        django.setup()
+        runner = get_runner(settings)(verbosity=1, exclude_tags=["end-to-end"])
+        failures = runner.run_tests(labels or [folder])
+        print(f"django: {failures} failed", flush=True)
+        return 1 if failures else 0
+    import pytest
+
+    return pytest.main(args)
 
 
 sys.settrace(trace)
 threading.settrace(trace)
-import pytest
-
 try:
-    status = pytest.main(args)
+    status = run()
 finally:
     sys.settrace(None)
     threading.settrace(None)
@@ -135,6 +156,8 @@ import json
 
 with open(out, "w") as handle:
     json.dump(sorted(edges, key=repr), handle)
+with open(out + ".entries", "w") as handle:
+    json.dump(sorted(entries, key=repr), handle)
 print("pytest exit", int(status), file=sys.stderr)
 """
 
@@ -164,13 +187,24 @@ def import_root(root: Path) -> Path:
     return root / "src" if (root / "src").is_dir() else root
 
 
-def run_tests(root: Path, out: Path, others: tuple[Path, ...] = ()) -> float:
+def run_tests(
+    root: Path,
+    out: Path,
+    others: tuple[Path, ...] = (),
+    extra_path: tuple[str, ...] = (),
+    django: str = "",
+) -> float:
     """Run the package's tests under the tracer (``others``: packages it imports, not first
-    party); seconds taken."""
-    path = os.pathsep.join(str(import_root(p)) for p in (root, *others))
+    party; ``extra_path``: more import folders, its dependencies; ``django``: ``SETTINGS:FOLDER``,
+    run by Django's test runner as a Django app's ``runtests.py`` does, not pytest); seconds taken."""
+    path = os.pathsep.join([*(str(import_root(p)) for p in (root, *others)), *extra_path])
     env = dict(os.environ, PYTHONPATH=path, PYTHONDONTWRITEBYTECODE="1")
-    args = [str(root / "tests"), "-q", "-p", "no:cacheprovider", "--rootdir", str(root)]
-    args += ["-W", "ignore", "-o", "addopts=", "-o", "filterwarnings=", "--continue-on-collection-errors"]
+    if django:
+        settings_module, _, folder = django.partition(":")
+        args = ["--django", settings_module, folder or "tests"]
+    else:
+        args = [str(root / "tests"), "-q", "-p", "no:cacheprovider", "--rootdir", str(root)]
+        args += ["-W", "ignore", "-o", "addopts=", "-o", "filterwarnings=", "--continue-on-collection-errors"]
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-B", "-c", TRACER, str(root), str(out), *args],
@@ -225,11 +259,43 @@ def classify(graph: Graph, raw: list[tuple[Code, int, Code]]) -> dict[str, Any]:
     return {"pairs": found, "lines": {f"{a} -> {b}": sorted(v) for (a, b), v in lines.items()}}
 
 
+def framework_entries(graph: Graph, raw: list[Code]) -> dict[str, Any]:
+    """The package's functions its tests entered from code outside it (Django's request handling,
+    the test runner), less those of the test files: how many are the target of a framework edge
+    (``graph.FRAMEWORK_KINDS``), of another calls edge only, or of none."""
+    from projectgraph.graph import FRAMEWORK_KINDS
+    from projectgraph.link.gates import is_test_path
+
+    framework = {e.callee for e in graph.edges if e.kind in FRAMEWORK_KINDS}
+    called = {e.callee for e in graph.edges if e.relation == "calls"}
+    found: dict[str, list[str]] = {"framework": [], "other-edge": [], "none": []}
+    for code in raw:
+        key, transparent = code_key(graph, tuple(code))  # type: ignore[arg-type]
+        if transparent or code[3] != "function" or is_test_path(code[0]):
+            continue
+        kind = "framework" if key in framework else "other-edge" if key in called else "none"
+        if key not in found[kind]:
+            found[kind].append(key)
+    return {kind: sorted(keys) for kind, keys in found.items()}
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("packages", nargs="*")
     parser.add_argument("-v", action="store_true", help="list the misses")
     parser.add_argument("--json", help="write every classified edge to this file")
+    parser.add_argument(
+        "--path",
+        action="append",
+        default=[],
+        help="a folder of dependencies for the tests' sys.path (not first party); repeatable",
+    )
+    parser.add_argument(
+        "--django",
+        default="",
+        metavar="SETTINGS:FOLDER",
+        help="run the tests with Django's test runner: the settings module and the folder it is in",
+    )
     options = parser.parse_args(argv)
     specs = options.packages or list(DEFAULT)
     report: dict[str, Any] = {}
@@ -241,8 +307,10 @@ def main(argv: list[str]) -> int:
     for root in roots:
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "edges.json"
-            tests_s = run_tests(root, out, tuple(r for r in roots if r != root))
+            others = tuple(r for r in roots if r != root)
+            tests_s = run_tests(root, out, others, tuple(options.path), options.django)
             raw = json.loads(out.read_text(encoding="utf-8"))
+            entered = json.loads(Path(str(out) + ".entries").read_text(encoding="utf-8"))
         start = time.perf_counter()
         graph = build_graph(root, IndexOptions(workers=1)).graph
         index_s = time.perf_counter() - start
@@ -257,12 +325,21 @@ def main(argv: list[str]) -> int:
             f"{root.name:24} {executed:8} {counts['edge']:6} {share:6.3f} {counts['site']:6} "
             f"{counts['dynamic']:4} {counts['silent']:6} {silent:7.3%} {tests_s:7.1f} {index_s:7.1f}"
         )
+        outside = framework_entries(graph, entered)
+        print(
+            f"    entered from outside the package (not tests): {sum(map(len, outside.values()))}; "
+            f"targets of a framework edge {len(outside['framework'])}, of another edge only "
+            f"{len(outside['other-edge'])}, of none {len(outside['none'])}"
+        )
         if options.v:
+            for kind in ("none", "other-edge"):
+                for key in outside[kind]:
+                    print(f"    entered [{kind}] {key}")
             for kind in ("silent", "dynamic", "site"):
                 for caller, callee in pairs[kind]:
                     lines = result["lines"][f"{caller} -> {callee}"]
                     print(f"    {kind:6} [{callee_kind(graph, callee)}] {caller} -> {callee} (lines {lines})")
-        report[root.name] = {"counts": counts, **result}
+        report[root.name] = {"counts": counts, "entered": outside, **result}
     executed = sum(total.values())
     if executed:
         print(
