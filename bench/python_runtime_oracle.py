@@ -268,12 +268,21 @@ def framework_entries(graph: Graph, raw: list[Code]) -> dict[str, Any]:
 
     framework = {e.callee for e in graph.edges if e.kind in FRAMEWORK_KINDS}
     called = {e.callee for e in graph.edges if e.relation == "calls"}
+    fixtures = {e.callee for e in graph.edges if e.kind == "pytest-fixture"}
     found: dict[str, list[str]] = {"framework": [], "other-edge": [], "none": []}
+    # in the test files, what pytest itself entered that is no test: fixtures (and hooks)
+    found.update({"test-fixture-edge": [], "test-other": []})
     for code in raw:
         key, transparent = code_key(graph, tuple(code))  # type: ignore[arg-type]
-        if transparent or code[3] != "function" or is_test_path(code[0]):
+        if transparent or code[3] != "function":
             continue
-        kind = "framework" if key in framework else "other-edge" if key in called else "none"
+        if is_test_path(code[0]):
+            name = code[1].rpartition(".")[2]
+            if name.startswith("test") or "<" in code[1]:
+                continue
+            kind = "test-fixture-edge" if key in fixtures else "test-other"
+        else:
+            kind = "framework" if key in framework else "other-edge" if key in called else "none"
         if key not in found[kind]:
             found[kind].append(key)
     return {kind: sorted(keys) for kind, keys in found.items()}
@@ -327,12 +336,15 @@ def main(argv: list[str]) -> int:
         )
         outside = framework_entries(graph, entered)
         print(
-            f"    entered from outside the package (not tests): {sum(map(len, outside.values()))}; "
+            "    entered from outside the package (not tests): "
+            f"{len(outside['framework']) + len(outside['other-edge']) + len(outside['none'])}; "
             f"targets of a framework edge {len(outside['framework'])}, of another edge only "
-            f"{len(outside['other-edge'])}, of none {len(outside['none'])}"
+            f"{len(outside['other-edge'])}, of none {len(outside['none'])}; in the test files, not "
+            f"tests (fixtures, hooks): {len(outside['test-fixture-edge']) + len(outside['test-other'])}, "
+            f"targets of a pytest-fixture edge {len(outside['test-fixture-edge'])}"
         )
         if options.v:
-            for kind in ("none", "other-edge"):
+            for kind in ("none", "other-edge", "test-other"):
                 for key in outside[kind]:
                     print(f"    entered [{kind}] {key}")
             for kind in ("silent", "dynamic", "site"):
