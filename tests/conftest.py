@@ -10,9 +10,9 @@ import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXAMPLES = Path(__file__).parent.parent / "examples"
-# a fixture project that is a pytest suite of its own (its conftest.py files, a test that asks for
-# a plugin's fixture): data for the graph, not tests of this repository
-collect_ignore_glob = ["fixtures/python/pytest_conftests/*"]
+# fixture projects are data for the graph, not tests of this repository: some are pytest suites of
+# their own (conftest.py files, a test that asks for a plugin's fixture, the doc graph's corpus)
+collect_ignore_glob = ["fixtures/*"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
