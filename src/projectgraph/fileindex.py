@@ -137,7 +137,10 @@ class Assignment(NamedTuple):
     """``target = value`` facts for receivers and aliases.
 
     ``value`` is ``call:Foo`` (constructed/called), ``name:yaml.load`` (alias), or ``type:Foo``
-    (declared type). ``target`` may be ``self.a``/``this.a``.
+    (declared type). ``target`` may be ``self.a``/``this.a``. A Python value opening with ``?``
+    (``?call:Foo``) is one of a branch: the statement runs on some paths through its scope only
+    (under an ``if``, a loop, an ``except``, a ``case``), so an earlier binding of the target may
+    reach a later use as well.
     """
 
     line: int

@@ -151,6 +151,7 @@ class PythonLinker:
         self._depth = 0
         self._limit = max_hops * 4  # the depth cap of one resolution
         self._resolving: set[tuple[str, str, str, int]] = set()
+        self._returning: set[str] = set()  # functions whose returns are being expanded (_fact_values)
         # what memoized resolution needs to know (see _memo): how deep a resolution went, how many
         # guards cut one short, how many reads of the parameter bindings, how often they changed
         self._peak = 0
@@ -846,6 +847,56 @@ class PythonLinker:
                     return value, "wildcard"
         return None, "none"
 
+    def _branch_alternatives(
+        self, pyfile: _File, scope: str, name: str, line: int
+    ) -> list[tuple[Value | None, str]]:
+        """What else a name may hold at a use when the binding ``_lookup`` chose is an assignment
+        in a branch (``if cb is None: cb = default``): the binding before it in the same scope (and
+        the one before that while those are branches too), or, before the scope's first binding,
+        its parameter of that name. Empty when the chosen binding runs on every path."""
+        binders = pyfile.binders
+        if binders is None:
+            binders = self._binders(pyfile)
+        by_scope = binders.get(name)
+        if by_scope is None:
+            return []
+        chain = pyfile.chains.get(scope) or self._scopes(pyfile, scope)
+        for index, current in enumerate(chain):
+            step = by_scope.get(current)
+            if step is None:
+                if current in pyfile.star_steps:
+                    return []
+                continue
+            if step[0] != _CANDIDATES:
+                return []
+            entries = step[2]
+            at = len(entries) - 1 if index else bisect_right(step[1], line) - 1
+            if at < 0:
+                at = len(entries) - 1
+            found: list[tuple[Value | None, str]] = []
+            while True:
+                prio, item = entries[at]
+                if prio != 0 or item.value[:1] != "?":
+                    return found
+                at -= 1
+                if at < 0:
+                    param = self._param_step(pyfile, current, name)
+                    if param is not None:
+                        found.append(self._param_value(pyfile, current, param))
+                    return found
+                found.append(self._candidate_value(pyfile, current, entries[at]))
+        return []
+
+    def _candidate_value(self, pyfile: _File, scope: str, entry: tuple[int, Any]) -> tuple[Value | None, str]:
+        """The value of one binding of a ``_CANDIDATES`` step, as ``_take`` gives it."""
+        prio, item = entry
+        if prio == 2:
+            return item  # type: ignore[no-any-return]
+        if prio == 1:
+            return self._memo(pyfile.memo, id(item), self._import_value, pyfile, item), "import"
+        value = self._memo(pyfile.memo, id(item), self._assigned_value, pyfile, scope, item)
+        return value, "assign" if value is not None else _unknown_local(item)
+
     def _param_step(self, pyfile: _File, scope: str, name: str) -> tuple[Any, ...] | None:
         """The step of a parameter named ``name`` of the definition ``scope``, or None."""
         info = pyfile.defs.get(scope)
@@ -879,7 +930,9 @@ class PythonLinker:
                 fixture = self._fixture_value(pyfile, scope, step[2].rpartition("//")[2])
                 if fixture is not None:
                     return fixture, "param"
-            if step[2] in self._bindings:
+            if step[2] in self._bindings or step[3][0] is None:
+                # a parameter that nothing binds yet is still that parameter: a value passed on from
+                # it (``self.cb = cb``, ``use(cb)``) carries what its callers pass, as they bind it
                 return Value("param", step[2]), "param"
             return step[3]  # type: ignore[no-any-return]
         info = step[2]
@@ -895,9 +948,7 @@ class PythonLinker:
         if value is None:
             # a declared type that names no class (Callable, Any, a typing form): what the call
             # sites pass, as for a parameter with no annotation
-            self._reads += 1
-            if step[4] in self._bindings:
-                return Value("param", step[4]), "param"
+            return Value("param", step[4]), "param"
         return value, "param"
 
     def _fixture_value(self, pyfile: _File, scope: str, name: str) -> Value | None:
@@ -934,11 +985,15 @@ class PythonLinker:
         return None
 
     def _assigned_value(self, pyfile: _File, scope: str, assign: Assignment) -> Value | None:
-        kind, _, text = assign.value.partition(":")
+        kind, _, text = assign.value.removeprefix("?").partition(":")
         if kind == "type":
             return self._type_value(pyfile, scope, text, assign.line)
         # the right-hand side runs before the name is bound: `node = node.parent` reads the old node
         if kind == "call":
+            if text == "cast" or text.endswith(".cast"):
+                cast = self._cast_value(pyfile, scope, assign, text)
+                if cast is not _MISSING:
+                    return cast  # type: ignore[return-value]
             return self._call_result(pyfile, scope, text, assign.line - 1)
         if kind == "name":
             if text == assign.target:
@@ -950,6 +1005,21 @@ class PythonLinker:
             held = self._resolve_dotted(pyfile, scope, text, assign.line - 1)
             # the container may have grown since (steps.append(f)): its items are open
             return Value("each", held.key + "\0+") if held is not None and held.kind == "each" else None
+        return None
+
+    def _cast_value(self, pyfile: _File, scope: str, assign: Assignment, callee: str) -> object:
+        """``x = typing.cast(T, value)`` binds x to ``value`` itself (cast returns its second
+        argument unchanged): the value of that argument when it is a name chain, None when it is
+        another expression, ``_MISSING`` when the callee is not ``typing.cast``."""
+        target = self._resolve_dotted(pyfile, scope, callee, assign.line - 1)
+        if target is None or target.kind != "ext" or target.key not in _CASTS:
+            return _MISSING
+        for call in pyfile.index.calls:
+            if call.line == assign.line and call.scope == assign.scope and call.callee == callee:
+                arguments = _call_arguments(call.text)
+                if len(arguments) >= 2 and arguments[1][0] == 1 and _NAME_CHAIN(arguments[1][2]):
+                    return self._resolve_dotted(pyfile, scope, arguments[1][2], assign.line - 1)
+                break
         return None
 
     def _import_value(self, pyfile: _File, imp: Import) -> Value | None:
@@ -1066,6 +1136,9 @@ class PythonLinker:
         if value.kind in ("ext", "inst_ext"):
             return Value("ext", keys.join(value.key, name))
         if value.kind == "def":
+            made = self._made_instance(value)
+            if made is not None:
+                return self._attribute(made, name)
             info = self.defs[value.key]
             if info.is_class:
                 body = self._class_body_value(value.key, name)
@@ -1088,6 +1161,15 @@ class PythonLinker:
                 return Value("def", member.key)
             for base in self._external_bases(value.key):
                 return Value("ext", keys.join(base, name))
+        return None
+
+    def _made_instance(self, value: Value) -> Value | None:
+        """The instance a decorated definition's name is bound to (``@click.group() def cli``
+        makes ``cli`` a ``Group``), when its decorators make one instance and nothing else."""
+        self._reads += 1  # the decorated names grow while the decorators are applied
+        made = self._decorated.get(value.key)
+        if made is not None and len(made) == 1 and made[0].kind in ("inst", "inst_ext"):
+            return made[0]
         return None
 
     def _result_of(self, value: Value | None) -> Value | None:
@@ -1128,14 +1210,43 @@ class PythonLinker:
             if info.is_callable and not info.is_class:
                 facts = [fact for fact in info.definition.returns if ":" in fact]
                 for fact in facts:
-                    made = self._fact_value(info, fact)
-                    if made is not None and made.kind in ("def", "inst", "ext") and made not in found:
-                        found.append(made)
+                    for each in self._fact_values(info, fact):
+                        if each.kind in ("def", "inst", "ext") and each not in found:
+                            found.append(each)
         if not found:
             made = self._result_of(value)
             if made is not None and made.kind in ("def", "inst", "ext"):
                 found.append(made)
         return found
+
+    def _fact_values(self, info: DefInfo, fact: str) -> list[Value]:
+        """Every value one return fact may stand for: for ``return f(...)``, each value ``f``
+        may return (``return command(name, cls)`` returns what ``command`` returns on each of
+        its paths, the inner decorator as well as a made instance), else ``_fact_value``'s."""
+        kind, _, text = fact.partition(":")
+        if kind == "call" and not text.endswith(")"):
+            depth = self._depth = self._depth + 1
+            if depth > self._peak:
+                self._peak = depth
+            try:
+                if depth > self._limit:
+                    self._cuts += 1
+                    return []
+                pyfile = self.files[info.path]
+                callee = self._resolve_dotted(pyfile, info.qualname, text, info.definition.end_line)
+                if callee is not None and callee.key in self._returning:
+                    self._cuts += 1  # a function returning its own result: a guard cut it short
+                    return []
+                if callee is not None and callee.kind == "def" and not self.defs[callee.key].is_class:
+                    self._returning.add(callee.key)
+                    try:
+                        return self._returned(callee)
+                    finally:
+                        self._returning.discard(callee.key)
+            finally:
+                self._depth -= 1
+        made = self._fact_value(info, fact)
+        return [made] if made is not None else []
 
     def _returns(self, info: DefInfo) -> Value | None:
         depth = self._depth = self._depth + 1
@@ -1196,6 +1307,10 @@ class PythonLinker:
             return
         if call.receiver is None:
             value, how = self._lookup(pyfile, call.scope, call.name, call.line)
+            if how in ("assign", "unknown-local") or how.startswith("unknown-attribute:"):
+                others = self._branch_alternatives(pyfile, call.scope, call.name, call.line)
+                if others:
+                    self._call_alternatives(pyfile, caller, site, call, others)
             if value is None:
                 if how == "param":
                     self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
@@ -1227,6 +1342,8 @@ class PythonLinker:
         if receiver is None:
             self._unknown_receiver(caller, site, call)
             return
+        if receiver.kind == "def":
+            receiver = self._made_instance(receiver) or receiver
         if receiver.kind == "inst":
             self._method_call(caller, site, receiver.key, call)
             return
@@ -1296,6 +1413,21 @@ class PythonLinker:
             self.builder.edge(caller, key, "calls", "member", site)
             return
         self._unresolved(caller, site, "unknown-receiver", call.name, call.text)
+
+    def _call_alternatives(
+        self, pyfile: _File, caller: str, site: Site, call: Call, others: list[tuple[Value | None, str]]
+    ) -> None:
+        """Edges for what a called name may hold besides the binding ``_lookup`` chose (see
+        ``_branch_alternatives``); a value not known keeps the site, as a lone one would."""
+        for value, how in others:
+            if value is None:
+                if how == "param":
+                    self._unresolved(caller, site, "computed-name", call.name, call.text, covered=True)
+                else:
+                    self._unresolved(caller, site, "computed-name", call.name, call.text)
+                continue
+            kind = {"assign": "assignment", "wildcard": "wildcard", "param": "reference"}.get(how, "direct")
+            self._call_value(caller, site, value, kind, call)
 
     def _param_receiver_call(self, caller: str, site: Site, param: str, call: Call) -> None:
         """``p.method()`` with ``p`` a parameter: the method of each instance (and the attribute of
@@ -1736,6 +1868,7 @@ class PythonLinker:
                 current = list(dict.fromkeys(made))
         if current != original:
             self._decorated[info.key] = current
+            self._changed_bindings()
 
     def _apply_decorator(self, decorator: Value, current: list[Value]) -> list[Value]:
         """What a name is bound to after ``decorator`` is applied to ``current``."""
@@ -1907,12 +2040,18 @@ class PythonLinker:
         return owner is not None and owner.is_class and "staticmethod" not in function.definition.decorators
 
     def _instance_value(self, pyfile: _File, call: Call, expression: str) -> Value | None:
-        """The instance an argument's text stands for: a name chain bound to one, or a call (of a
-        class, of a function returning one) written as a name chain with its arguments."""
+        """The value an argument's text stands for: a name chain bound to an instance, a definition
+        or a parameter, or a call (of a class, of a function returning an instance) written as a
+        name chain with its arguments."""
         if _NAME_CHAIN(expression):
             if expression in ("self", "cls"):
                 return None  # the receiver passed on: its class is known where it is used
             value = self._resolve_dotted(pyfile, call.scope, expression, call.line)
+            if value is not None and value.kind in ("param", "def"):
+                # a parameter passed on (``cls(callback=f)``: what its callers pass) or a function
+                # or class passed, at its position or keyword (a call written over several lines
+                # has its references on lines that are not the call's)
+                return value
         else:
             callee = _CALL_OF_NAME(expression)
             if callee is None:
@@ -2163,6 +2302,7 @@ _PROPERTY_DECORATORS = frozenset(
 )
 # the text of the call records of what a statement calls with no call written (extract.py)
 _IMPLICIT = ("with ", "for ", "raise ", "<op> ")
+_CASTS = frozenset(("typing//cast", "typing_extensions//cast"))
 # calls whose text holds no argument list of their own (decorators, implicit calls)
 _NO_ARGUMENTS = ("@", *_IMPLICIT)
 _NAME_CHAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*").fullmatch
@@ -2304,14 +2444,14 @@ def _implicit(member: Definition) -> bool:
 def _unknown_local(assign: Assignment) -> str:
     """How a name bound to an unknown value is known: ``unknown-attribute:<name>`` for an alias of
     an attribute (``add = items.append``), so a call of it is a call of that attribute."""
-    kind, _, text = assign.value.partition(":")
+    kind, _, text = assign.value.removeprefix("?").partition(":")
     if kind == "name" and "." in text:
         return "unknown-attribute:" + text.rpartition(".")[2].removesuffix("()")
     return "unknown-local"
 
 
 def _typed_first(assign: Assignment) -> tuple[int, int]:
-    return (0 if assign.value.startswith("type:") else 1, assign.line)
+    return (0 if assign.value.startswith(("type:", "?type:")) else 1, assign.line)
 
 
 def _members(pyfile: _File, qualname: str) -> list[tuple[str, Definition]]:

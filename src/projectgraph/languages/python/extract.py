@@ -358,6 +358,7 @@ class _Extractor(_NodeReader):
         self.scopes: list[str] = [""]  # the nearest function's qualified name
         self.function_lines: list[int | None] = [None]  # the nearest function's line
         self.in_class: list[bool] = [False]
+        self.branch = ""  # "?" while the assignment being read is one of a branch (_in_branch)
 
     def chain(self, node: Node) -> str | None:
         """``_dotted(node)``, read from the source when it is a plain name chain."""
@@ -1118,6 +1119,7 @@ class _Extractor(_NodeReader):
             right = node.child_by_field_name("right")
         line = node.start_point[0] + 1
         scope = self.scopes[entry]
+        self.branch = "?" if _in_branch(node) else ""
         target = self.chain(left)
         if target is None:
             if self._unpacks(left, right):  # a, b = f(), g()
@@ -1127,7 +1129,9 @@ class _Extractor(_NodeReader):
         if type_node is not None:
             declared = self._type_name(type_node)
             if declared:
-                self.assignments.append(_new(Assignment, (line, scope, target, f"type:{declared}")))
+                self.assignments.append(
+                    _new(Assignment, (line, scope, target, self.branch + f"type:{declared}"))
+                )
         if right is not None:
             if target == "__all__" and not scope:
                 self._all(right, line)
@@ -1140,6 +1144,7 @@ class _Extractor(_NodeReader):
         right = node.child_by_field_name("right")
         if left is not None and self._dotted(left) is None and self._unpacks(left, right):
             line, scope = node.start_point[0] + 1, self.scopes[entry]
+            self.branch = "?" if _in_branch(node) else ""
             for lhs, rhs in zip(left.named_children, right.named_children, strict=False):  # type: ignore[union-attr]
                 self._bind(self._dotted(lhs), rhs, line, scope)
 
@@ -1163,25 +1168,25 @@ class _Extractor(_NodeReader):
                 function = right.child_by_field_name("function")
                 fn = self.chain(function) if function is not None else None
             if fn is not None:
-                self.assignments.append(_new(Assignment, (line, scope, target, f"call:{fn}")))
+                self.assignments.append(_new(Assignment, (line, scope, target, self.branch + f"call:{fn}")))
         elif kind in ("identifier", "attribute"):
             name = self.chain(right)
             if name is not None:
-                self.assignments.append(_new(Assignment, (line, scope, target, f"name:{name}")))
+                self.assignments.append(_new(Assignment, (line, scope, target, self.branch + f"name:{name}")))
                 self.references.append(_new(Reference, (line, right.start_point[1], scope, name)))
         elif kind == "await" and right.named_child_count:
             self._bind(target, right.named_children[0], line, scope)
         elif kind in ("list", "tuple"):  # steps = [a, b]: a container of those values
             items = self._items(right)
             if items is not None:
-                self.assignments.append(_new(Assignment, (line, scope, target, items)))
+                self.assignments.append(_new(Assignment, (line, scope, target, self.branch + items)))
         elif kind == "binary_operator":  # total = price + tax: what price.__add__ returns
             left, symbol = right.child_by_field_name("left"), right.child_by_field_name("operator")
             method = _OPERATORS.get(self._text(symbol)) if symbol is not None else None
             operand = self.chain(left) if left is not None and method is not None else None
             if operand is not None:
                 self.assignments.append(
-                    _new(Assignment, (line, scope, target, f"call:{operand}.__{method}__"))
+                    _new(Assignment, (line, scope, target, self.branch + f"call:{operand}.__{method}__"))
                 )
 
     def _all(self, right: Node, line: int) -> None:
@@ -1232,6 +1237,37 @@ _OPERATORS = {
     "^": "xor",
 }
 _NOT_REFERENCES = frozenset(("self", "cls", "None", "True", "False"))
+
+
+# statements whose body runs on some paths only: an assignment in one may not happen before a use
+_BRANCHES = frozenset(
+    (
+        "if_statement",
+        "elif_clause",
+        "else_clause",
+        "for_statement",
+        "while_statement",
+        "except_clause",
+        "except_group_clause",
+        "case_clause",
+        "conditional_expression",
+    )
+)
+_SCOPE_NODES = frozenset(("function_definition", "class_definition", "lambda", "module"))
+
+
+def _in_branch(node: Node) -> bool:
+    """Whether an assignment runs on some paths through its scope only (under an ``if``, a loop,
+    an ``except``, a ``case``; a ``with`` or a ``try`` body runs whenever the code around it)."""
+    parent = node.parent
+    while parent is not None:
+        kind = parent.type
+        if kind in _BRANCHES:
+            return True
+        if kind in _SCOPE_NODES:
+            return False
+        parent = parent.parent
+    return False
 
 
 def _import_order(record: Import) -> tuple[Any, ...]:

@@ -102,9 +102,9 @@ class FileContext:
         if ("", name) in where.imports or any(info.qualname == name for info in where.defs.values()):
             return None
         bindings = where.assigns.get(("", name), [])
-        if len(bindings) != 1 or not bindings[0].value.startswith("call:"):
+        if len(bindings) != 1 or not bindings[0].value.removeprefix("?").startswith("call:"):
             return None
-        callee = bindings[0].value[5:]
+        callee = bindings[0].value.removeprefix("?")[5:]
         if not callee.endswith(".as_view"):
             return None
         return where, "", bindings[0].line, callee[: -len(".as_view")]
