@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
 
-VERSION = 8
+VERSION = 9
 """Bump when a rule that fills these records changes: every stored index then misses."""
 
 CALL_TEXT_MAX = 80
