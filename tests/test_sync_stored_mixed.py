@@ -1,9 +1,9 @@
 """The stored link state of a project with files of other languages (``link.persisted``).
 
 The other linkers read no Python file, so while only Python files change their rows are kept as
-stored: a relink runs them again and compares their digest, and gives up (a link in full) when a
-file of theirs changed. Each sync runs in a ``Project`` of its own (as a one-shot ``projectgraph
-sync``); the stored graph must equal a fresh full index.
+stored (a relink does not even run them again); a file of theirs that changed is a link in full.
+Each sync runs in a ``Project`` of its own (as a one-shot ``projectgraph sync``); the stored graph
+must equal a fresh full index.
 """
 
 from __future__ import annotations
