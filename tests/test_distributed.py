@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import write_tree
 from pg_cluster import bindir
 from pg_cluster import start as start_cluster
 from pg_cluster import stop as stop_cluster
@@ -465,6 +466,95 @@ def test_a_job_that_dies_every_time_is_recorded_with_how_it_died(tmp_path: Path)
         failures = store.status().failures
     assert [(f.lookup, f.attempts) for f in failures] == [("npm:ms@2.1.2", 2)]
     assert "signal 9" in failures[0].error
+
+
+# Shaped like semver 7.6.3 beside debug 4.3.4 (what the 34-version run found): semver's classes call
+# a local ``debug(...)`` whose value the linker cannot know (a conditional of two arrows), so the call
+# is scoped by its name, and with the units installed it may go to the ``debug`` that debug's
+# ``createDebug`` defines, which reaches ``Date``.
+NAMED_PROJECT = {
+    "index.js": (
+        "const semver = require('semverish');\nconst log = require('debugish')('named');\n\n"
+        "function newer(a, b) {\n  return semver.gt(a, b);\n}\n\n"
+        "function relay(logger) {\n  return logger.debug('relay');\n}\n\n"
+        "module.exports = { newer, relay, log };\n"
+    ),
+    "package.json": json.dumps(
+        {"name": "named", "version": "1.0.0", "dependencies": {"semverish": "1.0.0", "debugish": "1.0.0"}}
+    ),
+    "package-lock.json": json.dumps(
+        {
+            "name": "named",
+            "lockfileVersion": 3,
+            "packages": {
+                "": {"name": "named", "version": "1.0.0"},
+                "node_modules/debugish": {"version": "1.0.0"},
+                "node_modules/semverish": {"version": "1.0.0"},
+            },
+        }
+    ),
+}
+NAMED_UNITS = {
+    "semverish": {
+        "package.json": json.dumps({"name": "semverish", "version": "1.0.0", "main": "index.js"}),
+        "index.js": "const gt = require('./functions/gt');\n\nmodule.exports = { gt };\n",
+        "functions/gt.js": (
+            "const compare = require('./compare');\n\n"
+            "const gt = (a, b) => compare(a, b) > 0;\n\nmodule.exports = gt;\n"
+        ),
+        "functions/compare.js": (
+            "const SemVer = require('../classes/semver');\n\n"
+            "const compare = (a, b) => new SemVer(a).compare(new SemVer(b));\n\nmodule.exports = compare;\n"
+        ),
+        "classes/semver.js": (
+            "const debug = require('../internal/debug');\n\n"
+            "class SemVer {\n  constructor(version) {\n    this.version = version;\n  }\n\n"
+            "  compare(other) {\n    debug('SemVer.compare', this.version, other);\n"
+            "    return this.version.localeCompare(other.version);\n  }\n}\n\nmodule.exports = SemVer;\n"
+        ),
+        "internal/debug.js": (
+            "const debug = (typeof process === 'object' && process.env && process.env.NODE_DEBUG)\n"
+            "  ? (...args) => console.error('SEMVER', ...args)\n  : () => {};\n\nmodule.exports = debug;\n"
+        ),
+    },
+    "debugish": {
+        "package.json": json.dumps({"name": "debugish", "version": "1.0.0", "main": "index.js"}),
+        "index.js": (
+            "function createDebug(namespace) {\n"
+            "  function debug(...args) {\n    const curr = Number(new Date());\n"
+            "    return [namespace, curr, ...args];\n  }\n  return debug;\n}\n\n"
+            "module.exports = createDebug;\n"
+        ),
+    },
+}
+
+
+def test_a_call_by_name_in_one_stored_unit_may_go_to_another_units_definition(tmp_path: Path) -> None:
+    """The store side knows what every package's definitions of a name reach: a call by name
+    (semverish's ``debug(...)``, the project's ``logger.debug()``) is uncertain of ``Date`` as with
+    the units installed, never not-found."""
+    from projectgraph.distributed.work import summarise
+
+    installed, bare = tmp_path / "installed", tmp_path / "bare"
+    for root in (installed, bare):
+        write_tree(root, NAMED_PROJECT)
+    location = str(tmp_path / "summaries.db")
+    with open_store(location) as store:
+        for name, files in NAMED_UNITS.items():
+            write_tree(installed / "node_modules" / name, files)
+            write_tree(tmp_path / "units" / name, files)
+            unit = f"npm:{name}@1.0.0"
+            built, _files = summarise(tmp_path / "units" / name, unit, tmp_path / f"scratch-{name}")
+            store.put(unit, built, 0.0, ())
+    for root in (installed, bare):
+        assert _cli("index", str(root)).returncode == 0
+    targets = ["Date", "Number", "console//error", "Object//*"]
+    sources = ["index.js:newer", "index.js:relay"]
+    expected = _answers(installed, sources, targets)
+    assert expected["index.js:newer"]["Date"] == "uncertain"  # semverish's debug(...) may be debugish's
+    assert expected["index.js:relay"]["Date"] == "uncertain"
+    joined = _answers(bare, sources, targets, "--summaries", "--summary-store", location)
+    assert joined == expected
 
 
 @pytest.mark.slow

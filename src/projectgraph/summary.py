@@ -24,8 +24,8 @@ Conventions:
   units it enters, each with the scope reach gives it (every target, a name, a key prefix, a
   package's names: ``projectgraph.reach.unresolved_scope``, ``Packages.scope``). Those of every
   search of the graph (a link limit, a project file that did not index) are ``every_search``. A
-  name also concerns the targets that any definition of that name reaches: the summary keeps that
-  set per name (``names``).
+  name also concerns the targets that any definition of that name reaches, in any package of the
+  project that asks: the summary keeps that set for every name of its definitions (``names``).
 - ``Summary.status(symbol, target)`` is the status ``reach(graph, Query((target,), (symbol,),
   SOURCES_ONLY, unit_sources=True))`` gives, for any target outside the package's own unexported
   code. A target that is (or a wildcard over) a key of the package's own code that no exported
@@ -77,8 +77,9 @@ from projectgraph.reach import VERSION as REACH_VERSION
 from projectgraph.store import sqlite as sql
 from projectgraph.units import AUTO_DEPS, discover_units
 
-VERSION = 2
-"""summary.VERSION: the summary format and its rules. A store of summaries keys on it."""
+VERSION = 3
+"""summary.VERSION: the summary format and its rules. A store of summaries keys on it. 3: ``names``
+holds every definition name whose definitions reach a key (2: only this package's called names)."""
 
 PACKAGE = "package"  # the scope of a call into a package the graph holds no code of
 
@@ -667,18 +668,22 @@ def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) ->
         reach_of.append(Reach(externals, _runs_union(runs)))
         uncertain_of.append(uncertain)
 
-    # per name of a name-scoped uncertainty: what any definition of that name reaches
+    # per name: what any definition of that name reaches. Every name a definition has, not only
+    # those of this package's name-scoped uncertainties: a call by name in another package (or in
+    # the project) may go to a definition of this one, as a search of the installed graph says
     scoped_names = {u.value for u in uncertainties if u.scope == NAME}
     name_parts: dict[str, list[Reach]] = {name: [] for name in scoped_names}
     for node in graph.nodes:
-        if node.name in name_parts and is_definition(node):
-            name_parts[node.name].append(reach_of[component_of[number[node.key]]])
+        if node.name and is_definition(node):
+            name_parts.setdefault(node.name, []).append(reach_of[component_of[number[node.key]]])
     name_sets: dict[str, Reach] = {}
     for name, parts in name_parts.items():
         externals = 0
         for part in parts:
             externals = _union(externals, part.externals)
-        name_sets[name] = Reach(externals, _runs_union([part.runs for part in parts]))
+        reached = Reach(externals, _runs_union([part.runs for part in parts]))
+        if reached.externals or reached.runs or name in scoped_names:
+            name_sets[name] = reached  # a name whose definitions reach no key concerns no target
 
     reach_table: dict[Reach, int] = {}
     uncertainty_table: dict[int, int] = {}
@@ -831,21 +836,23 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
     edge to a node of that symbol (``pypi:requests@2.34.2//requests/api.py//get``), and that node a
     ``package`` edge (``via`` names the summary) to each key the symbol reaches and stands in for
     its uncertainties with their scopes: an unresolved site or dynamic flag of its code (everywhere,
-    by name, by prefix), and for a name, a definition of that name reaching what the package's
-    definitions of that name reach. A key the symbol reaches that another summary gives is joined in
-    turn; a call into a package with no summary stays what reach says of it (no-dependency-source).
+    by name, by prefix). For each name a call by name in the joined graph has (the project's own
+    sites and the summaries'), a definition of that name per summary reaching what that package's
+    definitions of that name reach: a call by name may go to any package's definition, as a search
+    of the graph with the units installed says. A key the symbol reaches that another summary gives
+    is joined in turn; a call into a package with no summary stays what reach says of it
+    (no-dependency-source).
     A summary whose unit the graph already holds is left out: the unit's graph answers."""
     nodes = dict(graph.node_by_key)
     loaded = {n.unit for n in graph.nodes if n.unit}
+    joining = [made for made in summaries if made.unit not in loaded]
     by_external: dict[str, tuple[Summary, str]] = {}
     # every symbol an external key stands for: a package's module is its main file and the files
     # that file loads (npm's debug: src/index.js, src/node.js, src/browser.js), and a call of the key
     # runs each, as the package edges of a loaded unit say
     every_symbol: dict[str, list[tuple[Summary, str]]] = {}
     edges = list(graph.edges)
-    for made in summaries:
-        if made.unit in loaded:
-            continue
+    for made in joining:
         for external, bit in made.aliases:
             symbol = made.keys[bit]
             if symbol in made.symbols:
@@ -863,7 +870,6 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
     unresolved = list(graph.unresolved)
     dynamic = list(graph.dynamic)
     joined_symbols: set[str] = set()
-    named: set[tuple[str, str]] = set()
     out = graph.out_edges
 
     def resolved(key: str) -> tuple[Summary, str] | None:
@@ -923,30 +929,42 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
                 unresolved.append(Unresolved(symbol, site, reason, "", text or u.reason))
             elif u.scope == NAME:
                 unresolved.append(Unresolved(symbol, site, reason, u.value, text))
-                named.add((made.unit, u.value))
             else:
                 unresolved.append(Unresolved(symbol, site, reason, "", text, prefix=u.value))
 
     queue = sorted(n.key for n in graph.nodes if open_call(n.key))
     seen = set(queue)
-    while queue:
-        external = queue.pop()
-        stands_for = every_symbol.get(external) or [by_external[external]]
-        for made, symbol in stands_for:
-            via = f"summary {made.unit}"
-            edges.append(Edge(external, symbol, "calls", "package", NO_SITE, via))
-            if symbol not in joined_symbols:
-                joined_symbols.add(symbol)
-                _join_symbol(made, symbol, external)
-
-    # a definition of a name, standing for the package's definitions of that name (what they reach)
-    for unit, name in sorted(named):
-        made = next(s for s, _symbol in by_external.values() if s.unit == unit)
-        stand_in = keys.join(unit, "(summary)", name)
-        nodes[stand_in] = Node(stand_in, "function", path=unit, unit=unit, name=name)
-        for key in made._keys_of(made.reach_sets[made.names[name]]):
-            nodes.setdefault(key, _stand_in(made, key, ""))
-            edges.append(Edge(stand_in, key, "calls", "package", NO_SITE, f"summary {unit}"))
+    named: set[str] = set()
+    while True:
+        while queue:
+            external = queue.pop()
+            stands_for = every_symbol.get(external) or [by_external[external]]
+            for made, symbol in stands_for:
+                via = f"summary {made.unit}"
+                edges.append(Edge(external, symbol, "calls", "package", NO_SITE, via))
+                if symbol not in joined_symbols:
+                    joined_symbols.add(symbol)
+                    _join_symbol(made, symbol, external)
+        # a definition of a name per package, standing for its definitions of that name (what they
+        # reach, joined in turn), for each name a call by name of the joined graph has
+        names = {u.name for u in unresolved if not u.covered and unresolved_scope(u)[0] == NAME} - named
+        if not names:
+            break
+        for name in sorted(names):
+            named.add(name)
+            for made in joining:
+                at = made.names.get(name)
+                if at is None:
+                    continue
+                stand_in = keys.join(made.unit, "(summary)", name)
+                nodes[stand_in] = Node(stand_in, "function", path=made.unit, unit=made.unit, name=name)
+                for key in made._keys_of(made.reach_sets[at]):
+                    if key not in nodes:
+                        nodes[key] = _stand_in(made, key, "")
+                    if key not in seen and open_call(key):
+                        seen.add(key)
+                        queue.append(key)
+                    edges.append(Edge(stand_in, key, "calls", "package", NO_SITE, f"summary {made.unit}"))
     return Graph(
         nodes=tuple(nodes[k] for k in sorted(nodes)),
         edges=tuple(sorted(set(edges))),

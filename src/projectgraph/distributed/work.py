@@ -92,12 +92,7 @@ def run_job(job: Job, location: str) -> Outcome:
             with tempfile.TemporaryDirectory(prefix="projectgraph-job-") as tmp:
                 fetched = fetch(job, Path(tmp) / "fetch")
                 fetched_at = time.perf_counter()
-                project = Path(tmp) / "project"
-                project.mkdir()
-                deps = DepsConfig(auto=False, named=((str(fetched.folder), fetched.unit),))
-                graph = build_graph(project, IndexOptions(deps=deps, workers=1)).graph
-                built = summary.build(graph, unit=fetched.unit)
-                files = sum(1 for f in graph.files if f.unit == fetched.unit)
+                built, files = summarise(fetched.folder, fetched.unit, Path(tmp) / "project")
         except Exception as error:  # recorded with its type: the store keeps every failure
             store.fail(job.lookup, f"{type(error).__name__}: {error}")
             return Outcome(
@@ -116,6 +111,15 @@ def run_job(job: Job, location: str) -> Outcome:
             files,
             attempts,
         )
+
+
+def summarise(folder: Path, unit: str, scratch: Path) -> tuple[summary.Summary, int]:
+    """The summary of the unit laid out in ``folder``, linked alone (an empty project at
+    ``scratch`` whose only unit it is), and how many files of it indexed."""
+    scratch.mkdir()
+    deps = DepsConfig(auto=False, named=((str(folder), unit),))
+    graph = build_graph(scratch, IndexOptions(deps=deps, workers=1)).graph
+    return summary.build(graph, unit=unit), sum(1 for f in graph.files if f.unit == unit)
 
 
 def attempt(job: Job, location: str, retries: int = 2) -> Outcome:
