@@ -534,8 +534,18 @@ class PythonLinker:
 
     def _class_body_value(self, cls: str, name: str) -> Value | None:
         """The value a class body assigns to ``name`` (``parse = parse_words``), along the MRO,
-        unless a method of that name comes first."""
-        return self._memo(self._body_memo, (cls, name), self._compute_class_body_value, cls, name)  # type: ignore[no-any-return]
+        unless a method of that name comes first. One that reaches back to itself is cut, as the
+        cycle guard cuts a binding (dateutil: ``class private_class(c): __doc__ = c.__doc__``, and
+        ``c`` is bound to ``private_class``)."""
+        slot = (cls, "", name, -1)  # no lookup's slot has line -1
+        if slot in self._resolving:
+            self._cuts += 1
+            return None
+        self._resolving.add(slot)
+        try:
+            return self._memo(self._body_memo, (cls, name), self._compute_class_body_value, cls, name)  # type: ignore[no-any-return]
+        finally:
+            self._resolving.discard(slot)
 
     def _compute_class_body_value(self, cls: str, name: str) -> Value | None:
         for owner in self._mro(cls):
