@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -132,6 +133,7 @@ def main() -> None:
                 print(f"   failed: {failed}")
     finally:
         stop(folder)
+        shutil.rmtree(folder, ignore_errors=True)  # the cluster's data folder: nothing to keep
 
 
 if __name__ == "__main__":

@@ -529,10 +529,9 @@ NAMED_UNITS = {
 }
 
 
-def test_a_call_by_name_in_one_stored_unit_may_go_to_another_units_definition(tmp_path: Path) -> None:
-    """The store side knows what every package's definitions of a name reach: a call by name
-    (semverish's ``debug(...)``, the project's ``logger.debug()``) is uncertain of ``Date`` as with
-    the units installed, never not-found."""
+def _named_case(tmp_path: Path) -> tuple[Path, Path, str]:
+    """The named case installed, and bare with its units' summaries in a SQLite store, built as a
+    job builds them (each unit linked alone); both indexed."""
     from projectgraph.distributed.work import summarise
 
     installed, bare = tmp_path / "installed", tmp_path / "bare"
@@ -548,6 +547,14 @@ def test_a_call_by_name_in_one_stored_unit_may_go_to_another_units_definition(tm
             store.put(unit, built, 0.0, ())
     for root in (installed, bare):
         assert _cli("index", str(root)).returncode == 0
+    return installed, bare, location
+
+
+def test_a_call_by_name_in_one_stored_unit_may_go_to_another_units_definition(tmp_path: Path) -> None:
+    """The store side knows what every package's definitions of a name reach: a call by name
+    (semverish's ``debug(...)``, the project's ``logger.debug()``) is uncertain of ``Date`` as with
+    the units installed, never not-found."""
+    installed, bare, location = _named_case(tmp_path)
     targets = ["Date", "Number", "console//error", "Object//*"]
     sources = ["index.js:newer", "index.js:relay"]
     expected = _answers(installed, sources, targets)
@@ -555,6 +562,44 @@ def test_a_call_by_name_in_one_stored_unit_may_go_to_another_units_definition(tm
     assert expected["index.js:relay"]["Date"] == "uncertain"
     joined = _answers(bare, sources, targets, "--summaries", "--summary-store", location)
     assert joined == expected
+
+
+def test_reach_through_the_daemon_reads_the_summary_store_as_direct_mode_does(tmp_path: Path) -> None:
+    """The launcher forwards ``reach --summaries --summary-store`` to the project's daemon, which
+    runs it in the caller's working directory (a relative store path) and answers as direct mode."""
+    from projectgraph.daemon import writer
+
+    _installed, bare, location = _named_case(tmp_path)
+    ask = ["reach", "Date", "Number", "--source", "index.js:newer", "--sources-only", "--project", str(bare)]
+    ask += ["--json", "--summaries", "--summary-store", Path(location).name]
+    direct = subprocess.run(
+        [str(CLI), *ask], capture_output=True, text=True, timeout=600, cwd=tmp_path, env=DIRECT, check=False
+    )
+    assert direct.returncode == 3, direct.stderr
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    env = {k: v for k, v in os.environ.items() if k != "PROJECTGRAPH_NO_DAEMON"}
+    env |= {"XDG_RUNTIME_DIR": str(runtime), "PROJECTGRAPH_DAEMON_IDLE": "120"}
+    try:
+        served = subprocess.run(
+            [str(CLI), *ask], capture_output=True, text=True, timeout=600, cwd=tmp_path, env=env, check=False
+        )
+        held = writer.holder(bare / ".projectgraph") or {}
+        assert held.get("role") == "daemon"  # the daemon answered, not the launcher in process
+    finally:
+        stopped = subprocess.run(
+            [str(CLI), "daemon", "stop", str(bare)], capture_output=True, text=True, timeout=120, env=env
+        )
+    assert stopped.returncode == 0, stopped.stderr
+    assert served.returncode == direct.returncode, served.stderr
+    answers = json.loads(served.stdout)["results"]
+    assert [r["status"] for r in answers] == ["uncertain", "uncertain"]
+    # through the store's semverish code: its debug(...) site, not a call into a package of no code
+    assert [u["reason"].split(":")[0] for u in answers[0]["uncertainties"]] == ["unknown-receiver"]
+    strip = [(r["target"], r["status"], r["uncertainties"]) for r in json.loads(direct.stdout)["results"]]
+    assert [
+        (r["target"], r["status"], r["uncertainties"]) for r in json.loads(served.stdout)["results"]
+    ] == strip
 
 
 @pytest.mark.slow
