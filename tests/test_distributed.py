@@ -339,10 +339,18 @@ def _run_jobs(location: str, *jobfiles: Path, engine: str = "ray") -> dict[str, 
 
 
 def _reach_from_the_store_equals_reach_installed(
-    case: Path, sources: list[str], tmp_path: Path, location: str
+    case: Path,
+    sources: list[str],
+    tmp_path: Path,
+    location: str,
+    gaps: dict[tuple[str, str], tuple[str, str]] | None = None,
 ) -> None:
     """Summarise the case's lock files into the store on Ray, then compare reach from a bare copy of
-    the project (no units, no local summaries) through the store to reach with the units installed."""
+    the project (no units, no local summaries) through the store to reach with the units installed.
+
+    ``gaps``: (source, target) -> (installed, store) statuses known to differ, each where the store
+    side is uncertain (it knows less, and says so: never a false answer); every other answer is
+    equal, and a gap that closes fails the test too, so the list stays exact."""
     installed = _installed_project(case, tmp_path)
     assert _cli("index", str(installed)).returncode == 0
     targets = _externals(installed)
@@ -354,7 +362,14 @@ def _reach_from_the_store_equals_reach_installed(
     unjoined = _answers(bare, sources, targets)
     assert unjoined != expected  # without units or summaries, the calls into packages stay uncertain
     joined = _answers(bare, sources, targets, "--summaries", "--summary-store", location)
-    assert joined == expected
+    differ = {
+        (source, target): (status, joined[source][target])
+        for source, answers in expected.items()
+        for target, status in answers.items()
+        if joined[source][target] != status
+    }
+    assert all(store == "uncertain" for _installed, store in differ.values()), differ
+    assert differ == (gaps or {})
     statuses = [status for answers in joined.values() for status in answers.values()]
     assert statuses.count("found") > len(sources)  # the answers go through the summaries' code
 
@@ -477,10 +492,15 @@ NAMED_PROJECT = {
         "const semver = require('semverish');\nconst log = require('debugish')('named');\n\n"
         "function newer(a, b) {\n  return semver.gt(a, b);\n}\n\n"
         "function relay(logger) {\n  return logger.debug('relay');\n}\n\n"
-        "module.exports = { newer, relay, log };\n"
+        "function roll() {\n  return Math.random();\n}\n\n"
+        "module.exports = { newer, relay, roll, log };\n"
     ),
     "package.json": json.dumps(
-        {"name": "named", "version": "1.0.0", "dependencies": {"semverish": "1.0.0", "debugish": "1.0.0"}}
+        {
+            "name": "named",
+            "version": "1.0.0",
+            "dependencies": {"semverish": "1.0.0", "debugish": "1.0.0", "idleish": "1.0.0"},
+        }
     ),
     "package-lock.json": json.dumps(
         {
@@ -489,6 +509,7 @@ NAMED_PROJECT = {
             "packages": {
                 "": {"name": "named", "version": "1.0.0"},
                 "node_modules/debugish": {"version": "1.0.0"},
+                "node_modules/idleish": {"version": "1.0.0"},
                 "node_modules/semverish": {"version": "1.0.0"},
             },
         }
@@ -526,6 +547,12 @@ NAMED_UNITS = {
             "module.exports = createDebug;\n"
         ),
     },
+    # installed but imported by no code: an index with it installed does not load it, so its own
+    # debug (which reaches Math.random) is no place semverish's debug(...) can go
+    "idleish": {
+        "package.json": json.dumps({"name": "idleish", "version": "1.0.0", "main": "index.js"}),
+        "index.js": "function debug() {\n  return Math.random();\n}\n\nmodule.exports = debug;\n",
+    },
 }
 
 
@@ -555,11 +582,12 @@ def test_a_call_by_name_in_one_stored_unit_may_go_to_another_units_definition(tm
     (semverish's ``debug(...)``, the project's ``logger.debug()``) is uncertain of ``Date`` as with
     the units installed, never not-found."""
     installed, bare, location = _named_case(tmp_path)
-    targets = ["Date", "Number", "console//error", "Object//*"]
+    targets = ["Date", "Number", "Math//random", "console//error", "Object//*"]
     sources = ["index.js:newer", "index.js:relay"]
     expected = _answers(installed, sources, targets)
     assert expected["index.js:newer"]["Date"] == "uncertain"  # semverish's debug(...) may be debugish's
     assert expected["index.js:relay"]["Date"] == "uncertain"
+    assert expected["index.js:newer"]["Math//random"] == "not-found"  # idleish is not loaded
     joined = _answers(bare, sources, targets, "--summaries", "--summary-store", location)
     assert joined == expected
 
@@ -602,12 +630,15 @@ def test_reach_through_the_daemon_reads_the_summary_store_as_direct_mode_does(tm
     ] == strip
 
 
+# The one answer of the 34 versions that the store side cannot give as installed: werkzeug 3.0.4's
+# LocalProxy declares _get_current_object as an annotation only, and the installed link follows
+# the class's external base (typing.Generic) to typing//Generic//_get_current_object; a summary
+# keeps no class bases, so from the store flask's call of it is a call into code no summary gives
+# (no-dependency-source): uncertain, never not-found.
+WIDE_GAPS = {("app.py:index", "typing//Generic//_get_current_object"): ("found", "uncertain")}
+
+
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="34 versions build on Ray and 8 of the 9 sources answer as installed; from index.js:newer "
-    "(semver.gt, semver 7.6.3's many-file surface) some targets differ: not yet diagnosed (issue 23)",
-)
 def test_a_local_cluster_over_thirty_real_package_versions_answers_reach_as_installed(
     postgres: str, tmp_path: Path
 ) -> None:
@@ -621,4 +652,4 @@ def test_a_local_cluster_over_thirty_real_package_versions_answers_reach_as_inst
     assert len(statuses) == len(listed)
     assert set(statuses.values()) == {"built"}, first["outcomes"]
     sources = sorted(json.loads((case / "sources.json").read_text(encoding="utf-8")))
-    _reach_from_the_store_equals_reach_installed(case, sources, tmp_path, postgres)
+    _reach_from_the_store_equals_reach_installed(case, sources, tmp_path, postgres, WIDE_GAPS)

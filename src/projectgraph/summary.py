@@ -935,6 +935,7 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
     queue = sorted(n.key for n in graph.nodes if open_call(n.key))
     seen = set(queue)
     named: set[str] = set()
+    imported = _imported(graph, joining)
     while True:
         while queue:
             external = queue.pop()
@@ -952,7 +953,7 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
             break
         for name in sorted(names):
             named.add(name)
-            for made in joining:
+            for made in imported:
                 at = made.names.get(name)
                 if at is None:
                     continue
@@ -975,6 +976,24 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
         files=graph.files,
         stats={**graph.stats, "summaries": sorted({s.unit for s, _symbol in by_external.values()})},
     )
+
+
+def _imported(graph: Graph, summaries: list[Summary]) -> list[Summary]:
+    """The summaries whose packages the graph's code imports, or the code of one of them does, in
+    turn: the units an index with them installed loads (``indexer``: a unit whose import names
+    nothing imports is not indexed), so only their definitions are where a call by name may go."""
+    names = {keys.package_of(n.key) for n in graph.nodes if n.kind == "external"}
+    found: list[Summary] = []
+    pending = list(summaries)
+    while True:
+        entered = [s for s in pending if any(keys.package_of(e) in names for e, _ in s.aliases)]
+        if not entered:
+            return sorted(found, key=lambda s: s.unit)
+        found.extend(entered)
+        units = {s.unit for s in entered}
+        pending = [s for s in pending if s.unit not in units]
+        for made in entered:
+            names.update(keys.package_of(key) for key in made.keys[: made.external_count])
 
 
 def _stand_in(made: Summary, key: str, language: str) -> Node:
