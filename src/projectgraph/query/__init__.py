@@ -96,11 +96,15 @@ class QueryEngine:
         self._unknowns: unknown.Unknowns | None = None
 
     def unknowns(self) -> unknown.Unknowns:
-        """What the stored graph holds beside its edges (``query.uncertain``), read once per run."""
-        run = sql.run_id(self.connection)
-        if self._unknowns is None or self._unknowns.run != run:
-            self._unknowns = unknown.Unknowns.load(self.connection, run)
-        return self._unknowns
+        """What the stored graph holds beside its edges (``query.uncertain``): read whole once, then
+        followed from run to run by the files a write changed."""
+        with sql.snapshot(self.connection):
+            run = sql.run_id(self.connection)
+            if self._unknowns is None:
+                self._unknowns = unknown.Unknowns.load(self.connection, run)
+            elif self._unknowns.run != run:
+                self._unknowns = self._unknowns.follow(self.connection, run)
+            return self._unknowns
 
     # ---- symbols --------------------------------------------------------------------------
     def _matches(self, text: str) -> list[tuple[Any, ...]]:

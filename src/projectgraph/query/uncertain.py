@@ -33,8 +33,8 @@ up only for the entries an answer lists.
 from __future__ import annotations
 
 import sqlite3
-from collections import deque
-from dataclasses import dataclass
+from bisect import bisect_left, insort
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from projectgraph.graph import Dynamic, Site, Unresolved
@@ -70,9 +70,54 @@ class Pending(NamedTuple):
         return (_RANK[self.rule], self.site.path, self.site.line, self.site.column, self.caller, self.reason)
 
 
+FOLLOW_LIMIT = 256
+"""Changed files past which a later run's uncertain callers are read whole rather than followed."""
+
+
+def _canonical(p: Pending) -> tuple[Any, ...]:
+    """Every field of an entry: the order of each list, the same however it was put together."""
+    return (p.site.path, p.site.line, p.site.column, p.caller, p.reason, p.name, p.rule, p.kind)
+
+
+def _prefixed(entry: tuple[str, Pending]) -> tuple[Any, ...]:
+    return (*_canonical(entry[1]), entry[0])
+
+
+class _Part(NamedTuple):
+    """What the nodes of one file (a group of ``store.sqlite.write_graph``) hold, classified."""
+
+    named: tuple[tuple[str, Pending], ...]
+    prefixed: tuple[tuple[str, Pending], ...]
+    computed: tuple[Pending, ...]
+    everywhere: tuple[Pending, ...]  # dynamic flags scoped everywhere, before the reach filter
+    roots: tuple[tuple[int, str, str], ...]
+
+
+class _Reach(NamedTuple):
+    """Whether code that runs reaches a node, and the nodes that say so: when reached, those of a
+    way from a root to it (it holds while none of them changes); when not, every node that has a
+    way to it (it holds until one of them gets a new caller or becomes a root)."""
+
+    reached: bool
+    nodes: frozenset[int]
+
+
+@dataclass(frozen=True)
+class _Basis:
+    """What a later run's ``Unknowns`` is followed from: the groups as they were, by file."""
+
+    mark: str | None  # store.sqlite.node_ids_mark: the node ids stay valid while it does
+    digests: dict[str, str]
+    members: dict[str, tuple[int, ...]]  # file -> its node ids
+    parts: dict[str, _Part]
+    everywhere: tuple[Pending, ...]  # every dynamic flag scoped everywhere, reached or not
+    reach: dict[int, _Reach]  # the caller of each of those flags
+
+
 @dataclass(frozen=True)
 class Unknowns:
-    """What the stored graph holds beside its edges, in ids: read once per stored run."""
+    """What the stored graph holds beside its edges, in ids: read whole once, then followed from
+    one stored run to the next by the files whose rows the write changed (``follow``)."""
 
     run: int
     by_name: dict[str, tuple[Pending, ...]]  # name-scoped unresolved calls, by the name they call
@@ -81,65 +126,266 @@ class Unknowns:
     computed_by_path: dict[str, tuple[Pending, ...]]  # the same, by file
     dynamic: tuple[Pending, ...]  # dynamic flags scoped everywhere, in code that runs
     roots: dict[int, tuple[tuple[str, str], ...]]  # node -> its (kind, rule)s
+    basis: _Basis | None = None
 
     @staticmethod
     def load(connection: sqlite3.Connection, run: int) -> Unknowns:
-        by_name: dict[str, list[Pending]] = {}
-        by_prefix: list[tuple[str, Pending]] = []
-        by_caller: dict[int, list[Pending]] = {}
-        by_path: dict[str, list[Pending]] = {}
-        for caller, path, line, col, reason, name, text, prefix, covered in sql.unresolved_rows(connection):
-            if covered:
-                continue
-            site = Unresolved("", Site(path, line, col), reason, name, text, prefix)
-            where, value = unresolved_scope(site)
-            pending = Pending("computed", caller, site.site, "unresolved-call", f"{reason}: {text}", name)
-            if where == NAME:
-                by_name.setdefault(value, []).append(pending._replace(rule="name"))
-            elif where == PREFIX:
-                by_prefix.append((value, pending._replace(rule="prefix")))
-            else:
-                by_caller.setdefault(caller, []).append(pending)
-                by_path.setdefault(path, []).append(pending)
-        everywhere: list[Pending] = []
-        for caller, path, line, col, kind, prefix in sql.dynamic_rows(connection):
-            flag = Dynamic("", Site(path, line, col), kind, prefix)
-            where, value = dynamic_scope(flag)
-            pending = Pending("dynamic", caller, flag.site, "dynamic-flag", kind, "")
-            if where == PREFIX:
-                by_prefix.append((value, pending._replace(rule="prefix")))
-            else:
-                everywhere.append(pending)
-        roots: dict[int, list[tuple[str, str]]] = {}
-        for node, kind, rule in sql.root_rows(connection):
-            roots.setdefault(node, []).append((kind, rule))
-        if everywhere:
-            running = _running(connection, roots)
-            everywhere = [p for p in everywhere if p.caller in running]
-        return Unknowns(
-            run=run,
-            by_name={name: tuple(found) for name, found in by_name.items()},
-            by_prefix=tuple(by_prefix),
-            computed_by_caller={caller: tuple(found) for caller, found in by_caller.items()},
-            computed_by_path={path: tuple(found) for path, found in by_path.items()},
-            dynamic=tuple(everywhere),
-            roots={node: tuple(found) for node, found in roots.items()},
+        """Read whole (in the caller's snapshot)."""
+        mark = sql.node_ids_mark(connection)
+        digests = sql.group_digests(connection)
+        members: dict[str, list[int]] = {}
+        for node, path in sql.node_files(connection):
+            members.setdefault(path, []).append(node)
+        parts = _parts(connection, None, {n: p for p, ids in members.items() for n in ids})
+        empty = Unknowns(run, {}, (), {}, {}, (), {})
+        return _assemble(connection, empty, run, mark, digests, set(members) | set(parts), members, parts)
+
+    def follow(self, connection: sqlite3.Connection, run: int) -> Unknowns:
+        """The ``Unknowns`` of the stored run ``run`` (in the caller's snapshot), from this one and
+        the files whose rows changed since (their digests moved); read whole when the node ids
+        were renumbered meanwhile, when this one has no basis, or past ``FOLLOW_LIMIT`` files."""
+        basis = self.basis
+        mark = sql.node_ids_mark(connection)
+        if basis is None or mark is None or mark != basis.mark:
+            return Unknowns.load(connection, run)
+        digests = sql.group_digests(connection)
+        changed = sorted({p for p, _ in digests.items() ^ basis.digests.items()})
+        if len(changed) > FOLLOW_LIMIT:
+            return Unknowns.load(connection, run)
+        if not changed:
+            return replace(self, run=run)
+        members: dict[str, list[int]] = {}
+        for node, path in sql.node_files(connection, changed):
+            members.setdefault(path, []).append(node)
+        parts = _parts(connection, changed, {n: p for p, ids in members.items() for n in ids})
+        try:
+            return _assemble(connection, self, run, mark, digests, set(changed), members, parts)
+        except _Drift:
+            return Unknowns.load(connection, run)
+
+
+def _parts(
+    connection: sqlite3.Connection, paths: list[str] | None, file_of: dict[int, str]
+) -> dict[str, _Part]:
+    """The classified rows of the nodes of the files ``paths`` (of every file: None), by file."""
+    named: dict[str, list[tuple[str, Pending]]] = {}
+    prefixed: dict[str, list[tuple[str, Pending]]] = {}
+    computed: dict[str, list[Pending]] = {}
+    everywhere: dict[str, list[Pending]] = {}
+    roots: dict[str, list[tuple[int, str, str]]] = {}
+    for caller, path, line, col, reason, name, text, prefix, covered in sql.unresolved_rows(
+        connection, paths
+    ):
+        if covered:
+            continue
+        site = Unresolved("", Site(path, line, col), reason, name, text, prefix)
+        where, value = unresolved_scope(site)
+        pending = Pending("computed", caller, site.site, "unresolved-call", f"{reason}: {text}", name)
+        group = file_of[caller]
+        if where == NAME:
+            named.setdefault(group, []).append((value, pending._replace(rule="name")))
+        elif where == PREFIX:
+            prefixed.setdefault(group, []).append((value, pending._replace(rule="prefix")))
+        else:
+            computed.setdefault(group, []).append(pending)
+    for caller, path, line, col, kind, prefix in sql.dynamic_rows(connection, paths):
+        flag = Dynamic("", Site(path, line, col), kind, prefix)
+        where, value = dynamic_scope(flag)
+        pending = Pending("dynamic", caller, flag.site, "dynamic-flag", kind, "")
+        if where == PREFIX:
+            prefixed.setdefault(file_of[caller], []).append((value, pending._replace(rule="prefix")))
+        else:
+            everywhere.setdefault(file_of[caller], []).append(pending)
+    for node, kind, rule in sql.root_rows(connection, paths):
+        roots.setdefault(file_of[node], []).append((node, kind, rule))
+    groups = set(named) | set(prefixed) | set(computed) | set(everywhere) | set(roots)
+    return {
+        group: _Part(
+            tuple(named.get(group, ())),
+            tuple(prefixed.get(group, ())),
+            tuple(computed.get(group, ())),
+            tuple(everywhere.get(group, ())),
+            tuple(roots.get(group, ())),
         )
+        for group in groups
+    }
 
 
-def _running(connection: sqlite3.Connection, roots: dict[int, Any]) -> set[int]:
-    """The nodes code that runs reaches: a search from the roots along what reach walks."""
-    out: dict[int, list[int]] = {}
-    for caller, callee in sql.walked_pairs(connection, WALKED):
-        out.setdefault(caller, []).append(callee)
-    seen = set(roots)
-    queue = deque(seen)
-    while queue:
-        for callee in out.get(queue.popleft(), ()):
-            if callee not in seen:
-                seen.add(callee)
-                queue.append(callee)
-    return seen
+class _Drift(Exception):
+    """An entry to take out of a list is not in it: the basis does not match the store (followed
+    no further: read whole)."""
+
+
+def _edited(entries: tuple[Pending, ...], gone: list[Pending], added: list[Pending]) -> tuple[Pending, ...]:
+    """A list in ``_canonical`` order with ``gone`` taken out and ``added`` put in, in order (a
+    search per entry: a common name's list holds thousands)."""
+    kept = list(entries)
+    for p in gone:
+        at = bisect_left(kept, _canonical(p), key=_canonical)
+        if at == len(kept) or kept[at] != p:
+            raise _Drift(p)
+        del kept[at]
+    for p in added:
+        insort(kept, p, key=_canonical)
+    return tuple(kept)
+
+
+def _assemble(
+    connection: sqlite3.Connection,
+    old: Unknowns,
+    run: int,
+    mark: str | None,
+    digests: dict[str, str],
+    files: set[str],
+    members: dict[str, list[int]],
+    parts: dict[str, _Part],
+) -> Unknowns:
+    """``old`` with the entries of the nodes of ``files`` replaced by ``parts``, their new rows
+    (``members``: their nodes now; every file when ``old`` has no basis). A node of another file
+    never has the id of a node of these files, before or now (a node keeps its id while its key
+    stays, a new one takes a free id): the entries to replace are the old parts' of these files."""
+    basis = old.basis
+    before = [basis.parts[f] for f in sorted(files) if f in basis.parts] if basis is not None else []
+    after = [parts[f] for f in sorted(files) if f in parts]
+    ids = {n for f in files for n in members.get(f, ())}
+    if basis is not None:
+        ids |= {n for f in files for n in basis.members.get(f, ())}
+
+    def changes(
+        rows: list[tuple[str, Pending]], into: dict[str, tuple[list[Pending], list[Pending]]], side: int
+    ) -> None:
+        for key, pending in rows:
+            into.setdefault(key, ([], []))[side].append(pending)
+
+    named: dict[str, tuple[list[Pending], list[Pending]]] = {}
+    at_path: dict[str, tuple[list[Pending], list[Pending]]] = {}
+    for side, listed in ((0, before), (1, after)):
+        for part in listed:
+            changes(list(part.named), named, side)
+            changes([(p.site.path, p) for p in part.computed], at_path, side)
+    by_name = dict(old.by_name)
+    by_path = dict(old.computed_by_path)
+    for table, edits in ((by_name, named), (by_path, at_path)):
+        for key, (gone, added) in edits.items():
+            if basis is None:
+                entries = tuple(sorted(added, key=_canonical))
+            else:
+                entries = _edited(table.get(key, ()), gone, added)
+            if entries:
+                table[key] = entries
+            else:
+                table.pop(key, None)
+    by_prefix = [e for e in old.by_prefix if e[1].caller not in ids]
+    by_prefix += [e for part in after for e in part.prefixed]
+    by_caller = dict(old.computed_by_caller)
+    roots = dict(old.roots)
+    for part in before:
+        for p in part.computed:
+            by_caller.pop(p.caller, None)
+        for node, _, _ in part.roots:
+            roots.pop(node, None)
+    fresh: dict[int, list[Pending]] = {}
+    fresh_roots: dict[int, list[tuple[str, str]]] = {}
+    for part in after:
+        for p in part.computed:
+            fresh.setdefault(p.caller, []).append(p)
+        for node, kind, rule in part.roots:
+            fresh_roots.setdefault(node, []).append((kind, rule))
+    by_caller |= {c: tuple(sorted(found, key=_canonical)) for c, found in fresh.items()}
+    roots |= {n: tuple(sorted(found)) for n, found in fresh_roots.items()}
+
+    everywhere = [p for p in basis.everywhere if p.caller not in ids] if basis is not None else []
+    everywhere = sorted(everywhere + [p for part in after for p in part.everywhere], key=_canonical)
+    woken = {node for part in after for node, _, _ in part.roots}
+    if basis is not None:
+        woken |= {callee for _, callee in sql.walked_pairs(connection, WALKED, sorted(files))}
+    reach = _reach(connection, basis.reach if basis is not None else {}, ids, woken, roots, everywhere)
+    kept_members = dict(basis.members) if basis is not None else {}
+    kept_parts = dict(basis.parts) if basis is not None else {}
+    for f in files:
+        kept_members.pop(f, None)
+        kept_parts.pop(f, None)
+    return Unknowns(
+        run=run,
+        by_name=by_name,
+        by_prefix=tuple(sorted(by_prefix, key=_prefixed)),
+        computed_by_caller=by_caller,
+        computed_by_path=by_path,
+        dynamic=tuple(p for p in everywhere if reach[p.caller].reached),
+        roots=roots,
+        basis=_Basis(
+            mark,
+            digests,
+            kept_members | {f: tuple(m) for f, m in members.items()},
+            kept_parts | {f: parts[f] for f in files if f in parts},
+            tuple(everywhere),
+            reach,
+        ),
+    )
+
+
+def _reach(
+    connection: sqlite3.Connection,
+    before: dict[int, _Reach],
+    changed: set[int],
+    woken: set[int],
+    roots: dict[int, Any],
+    flags: list[Pending],
+) -> dict[int, _Reach]:
+    """Whether code that runs reaches the node of each flag: a search backwards from it along what
+    reach walks, to a root (``roots``). A node's earlier answer (``before``) stands unless it or
+    a node of its way from a root is one of the ``changed`` nodes (their rows were rewritten), or,
+    not reached, a node that has a way to it is ``woken`` (a new root, or an edge of a changed
+    file goes to it)."""
+    found: dict[int, _Reach] = {}
+    known: dict[int, frozenset[int]] = {}  # a reached node -> nodes of a way from a root to it
+    redo: list[int] = []
+    for node in sorted({p.caller for p in flags}):
+        last = before.get(node)
+        if last is None or node in changed:
+            redo.append(node)
+        elif last.reached and last.nodes.isdisjoint(changed):
+            found[node] = last
+            known.update(dict.fromkeys(last.nodes, last.nodes))
+        elif not last.reached and last.nodes.isdisjoint(woken):
+            found[node] = last
+        else:
+            redo.append(node)
+    for node in redo:
+        found[node] = answer = _search(connection, node, roots, known)
+        if answer.reached:
+            known.update(dict.fromkeys(answer.nodes, answer.nodes))
+    return found
+
+
+def _search(
+    connection: sqlite3.Connection, start: int, roots: dict[int, Any], known: dict[int, frozenset[int]]
+) -> _Reach:
+    """One node's ``_Reach``: breadth first backwards (one query a level) to a root or to a node
+    known reached."""
+    if start in roots:
+        return _Reach(True, frozenset((start,)))
+    if start in known:
+        return _Reach(True, known[start])
+    parent: dict[int, int] = {start: start}
+    level = [start]
+    while level:
+        following: list[int] = []
+        for caller, callee in sorted(sql.walked_callers(connection, level, WALKED)):
+            if caller in parent:
+                continue
+            parent[caller] = callee
+            if caller in roots or caller in known:
+                way = {caller}
+                node = callee
+                while node != start:
+                    way.add(node)
+                    node = parent[node]
+                way.add(start)
+                return _Reach(True, frozenset(way) | known.get(caller, frozenset()))
+            following.append(caller)
+        level = following
+    return _Reach(False, frozenset(parent))
 
 
 def uncertain_callers(

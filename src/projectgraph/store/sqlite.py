@@ -610,6 +610,21 @@ leave no room, the write renumbers every node (a whole rewrite)."""
 
 KEEP_RUNS = 100  # the runs table keeps this many of the latest runs (a watcher adds one per sync)
 
+NODE_IDS = "node_ids"
+"""Metadata: the run whose write last renumbered the node ids (a whole rewrite). A reader that keeps
+rows by id across runs (``query.uncertain``) follows a later run's changed groups only while it
+stays; a write in place sets it only when it is absent (a store from before it)."""
+
+
+def _mark_ids(connection: sqlite3.Connection, renumbered: bool) -> None:
+    keep = "DO UPDATE SET value=excluded.value" if renumbered else "DO NOTHING"
+    connection.execute(
+        "INSERT INTO metadata(name, value) VALUES(?, (SELECT coalesce(max(id), 0) + 1 FROM runs)) "
+        f"ON CONFLICT(name) {keep}",
+        (NODE_IDS,),
+    )
+
+
 _NODE_FIELDS = "kind, name, qualname, path, line, end_line, signature, doc, language, unit, external, words"
 _ROW_TABLES = (("edges", "caller"), ("unresolved", "caller"), ("dynamic", "caller"), ("roots", "node"))
 
@@ -772,6 +787,7 @@ def _rewrite_all(connection: sqlite3.Connection, groups: dict[str, _Group], dige
     """Replace every node and row; node ids are renumbered ``NODE_ID_GAP`` apart in key order."""
     for table in ("edges", "unresolved", "dynamic", "roots", "nodes", "graph_groups"):
         connection.execute(f"DELETE FROM {table}")
+    _mark_ids(connection, renumbered=True)
     _test_pause()
     nodes = sorted(node for group in groups.values() for node in group.nodes)
     ids = {node.key: index * NODE_ID_GAP for index, node in enumerate(nodes, start=1)}
@@ -843,6 +859,7 @@ def _rewrite_changed(
     changed = sorted(p for p in set(digests) | set(stored) if digests.get(p) != stored.get(p))
     if not some and len(changed) > 16 and len(changed) * 2 > len(digests):
         raise _NoRoom  # most of the graph changed: one whole rewrite is faster
+    _mark_ids(connection, renumbered=False)
     old: dict[str, tuple[Any, ...]] = {}  # key -> (id, key, *_NODE_FIELDS)
     for path in changed:
         for row in connection.execute(f"SELECT id, key, {_NODE_FIELDS} FROM nodes WHERE path = ?", (path,)):
@@ -1445,34 +1462,100 @@ def edges_by_relation(connection: sqlite3.Connection, relations: Iterable[str]) 
     ).fetchall()
 
 
-def unresolved_rows(connection: sqlite3.Connection) -> list[tuple[Any, ...]]:
-    """Every unresolved site: (caller, path, line, col, reason, name, text, prefix, covered)."""
+def _of_files(column: str, paths: Iterable[str] | None) -> tuple[str, list[str]]:
+    """A WHERE clause keeping the rows whose node (``column``) is in one of the files ``paths``
+    (the rows of those groups, as ``write_graph`` groups them); none for every row."""
+    if paths is None:
+        return "", []
+    wanted = sorted(set(paths))
+    return f" WHERE {column} IN (SELECT id FROM nodes WHERE path IN ({','.join('?' * len(wanted))}))", wanted
+
+
+def unresolved_rows(
+    connection: sqlite3.Connection, paths: Iterable[str] | None = None
+) -> list[tuple[Any, ...]]:
+    """Every unresolved site (or those of the nodes of the files ``paths``): (caller, path, line,
+    col, reason, name, text, prefix, covered)."""
+    where, params = _of_files("caller", paths)
     return connection.execute(
-        "SELECT caller, path, line, col, reason, name, text, prefix, covered FROM unresolved "
-        "ORDER BY path, line, col, caller, reason"
+        f"SELECT caller, path, line, col, reason, name, text, prefix, covered FROM unresolved{where} "
+        "ORDER BY path, line, col, caller, reason, name, text, prefix, covered",
+        params,
     ).fetchall()
 
 
-def dynamic_rows(connection: sqlite3.Connection) -> list[tuple[Any, ...]]:
-    """Every dynamic flag: (caller, path, line, col, kind, prefix)."""
+def dynamic_rows(connection: sqlite3.Connection, paths: Iterable[str] | None = None) -> list[tuple[Any, ...]]:
+    """Every dynamic flag (or those of the nodes of the files ``paths``): (caller, path, line, col,
+    kind, prefix)."""
+    where, params = _of_files("caller", paths)
     return connection.execute(
-        "SELECT caller, path, line, col, kind, prefix FROM dynamic ORDER BY path, line, col, caller, kind"
+        f"SELECT caller, path, line, col, kind, prefix FROM dynamic{where} "
+        "ORDER BY path, line, col, caller, kind, prefix",
+        params,
     ).fetchall()
 
 
-def root_rows(connection: sqlite3.Connection) -> list[tuple[int, str, str]]:
-    """The roots: (node, kind, rule)."""
-    return connection.execute("SELECT node, kind, rule FROM roots ORDER BY node, kind, rule").fetchall()
+def root_rows(
+    connection: sqlite3.Connection, paths: Iterable[str] | None = None
+) -> list[tuple[int, str, str]]:
+    """The roots (or those of the nodes of the files ``paths``): (node, kind, rule)."""
+    where, params = _of_files("node", paths)
+    return connection.execute(
+        f"SELECT node, kind, rule FROM roots{where} ORDER BY node, kind, rule", params
+    ).fetchall()
 
 
-def walked_pairs(connection: sqlite3.Connection, relations: Iterable[str]) -> list[tuple[int, int]]:
-    """(caller, callee) of the edges of these relations or of kind package (what reach walks)."""
+def _walked(relations: Iterable[str]) -> tuple[str, list[str]]:
     rels = sorted(relations)
+    return f"(relation IN ({','.join('?' * len(rels))}) OR kind = 'package')", rels
+
+
+def walked_pairs(
+    connection: sqlite3.Connection, relations: Iterable[str], paths: Iterable[str] | None = None
+) -> list[tuple[int, int]]:
+    """(caller, callee) of the edges of these relations or of kind package (what reach walks); of
+    the callers in the files ``paths`` when given."""
+    walked, rels = _walked(relations)
+    where, params = _of_files("caller", paths)
     return connection.execute(
-        f"SELECT caller, callee FROM edges WHERE relation IN ({','.join('?' * len(rels))}) "
-        "OR kind = 'package'",
-        rels,
+        f"SELECT caller, callee FROM edges{where or ' WHERE 1'} AND {walked}", [*params, *rels]
     ).fetchall()
+
+
+def walked_callers(
+    connection: sqlite3.Connection, ids: Iterable[int], relations: Iterable[str]
+) -> list[tuple[int, int]]:
+    """(caller, callee) of the edges into the nodes ``ids`` that reach walks (``walked_pairs``)."""
+    walked, rels = _walked(relations)
+    wanted = sorted(set(ids))
+    pairs: list[tuple[int, int]] = []
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        pairs += connection.execute(
+            f"SELECT caller, callee FROM edges WHERE callee IN ({','.join('?' * len(chunk))}) AND {walked}",
+            [*chunk, *rels],
+        ).fetchall()
+    return pairs
+
+
+def node_files(connection: sqlite3.Connection, paths: Iterable[str] | None = None) -> list[tuple[int, str]]:
+    """(id, path) of every node, or of the nodes of the files ``paths``."""
+    if paths is None:
+        return connection.execute("SELECT id, path FROM nodes").fetchall()
+    wanted = sorted(set(paths))
+    return connection.execute(
+        f"SELECT id, path FROM nodes WHERE path IN ({','.join('?' * len(wanted))})", wanted
+    ).fetchall()
+
+
+def group_digests(connection: sqlite3.Connection) -> dict[str, str]:
+    """Each stored group's (file's) digest: a group whose digest stayed holds the same rows."""
+    return dict(connection.execute("SELECT grp, digest FROM graph_groups").fetchall())
+
+
+def node_ids_mark(connection: sqlite3.Connection) -> str | None:
+    """The run whose write last renumbered the node ids (``_mark_ids``); None when unknown."""
+    return metadata_text(connection, NODE_IDS)
 
 
 def all_node_ids(connection: sqlite3.Connection) -> list[int]:
