@@ -124,19 +124,23 @@ def test_a_client_starts_the_daemon_and_status_list_stop_see_it(tmp_path: Path, 
     assert daemon_command("stop", str(root)) == (1, f"no daemon runs for {root}\n")
 
 
-def test_the_daemon_syncs_an_edit_and_answers_with_its_freshness(tmp_path: Path, daemons: list[Path]) -> None:
+def test_the_daemon_syncs_an_edit_and_answers_with_its_freshness(
+    tmp_path: Path, daemons: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = indexed(tmp_path / "p")
+    monkeypatch.setenv("PROJECTGRAPH_TEST_PAUSE_IN_WRITE", "2")  # the daemon's writes hold 2 s each
     daemons.append(root)
     client = Client(root)
 
-    def callers() -> dict[str, Any]:
-        answer = client.request({"op": "tool", "name": "code_callers", "arguments": {"symbol_id": "helper"}})
+    def callers(**extra: Any) -> dict[str, Any]:
+        message = {"op": "tool", "name": "code_callers", "arguments": {"symbol_id": "helper"}}
+        answer = client.request(message | extra)
         assert answer["ok"], answer
         structured: dict[str, Any] = answer["result"]["structuredContent"]
         return structured
 
     first = callers()
-    assert [r["key"] for r in first["results"]] == ["app/m.py//main"]
+    assert [r["key"] for r in first["results"]] == ["app/m.py//main"] and first["notes"] == []
     assert first["freshness"] == {
         "generation": first["generation"],
         "pending": 0,
@@ -146,9 +150,17 @@ def test_the_daemon_syncs_an_edit_and_answers_with_its_freshness(tmp_path: Path,
     }
     with (root / "app" / "m.py").open("a", encoding="utf-8") as file:
         file.write("\n\ndef later():\n    return helper()\n")
-    later = wait_for(lambda: (a := callers()) and len(a["results"]) == 2 and a, "the new caller")
+    wait_for(lambda: client.request({"op": "status"})["state"] == "syncing", "the sync of the edit")
+    # asked to wait a tenth of a second only: the graph before the edit, saying so
+    stale = callers(settle=0.1)
+    assert [r["key"] for r in stale["results"]] == ["app/m.py//main"]
+    assert stale["freshness"]["state"] == "syncing" and stale["generation"] == first["generation"]
+    assert any(n.startswith("the daemon is syncing (1 changed path(s) pending") for n in stale["notes"])
+    # asked as a client asks, while the sync runs: answered after it (it commits 2 s after it began)
+    later = callers()
     assert [r["key"] for r in later["results"]] == ["app/m.py//later", "app/m.py//main"]
     assert later["freshness"]["generation"] == later["generation"] > first["generation"]
+    assert later["freshness"]["state"] == "idle" and later["notes"] == []
     # a CLI command through the daemon prints what the command prints in direct mode
     through = client.request({"op": "cli", "argv": ["callers", "helper", "--json"], "cwd": str(root)})
     direct = run(

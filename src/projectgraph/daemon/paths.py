@@ -21,27 +21,22 @@ import sys
 from pathlib import Path
 from typing import Any
 
-INDEX_FOLDER = ".projectgraph"
-RENDEZVOUS = "daemon.json"
+from projectgraph_launch import INDEX_FOLDER as INDEX_FOLDER
+from projectgraph_launch import NO_DAEMON as NO_DAEMON
+from projectgraph_launch import PROTOCOL as PROTOCOL
+from projectgraph_launch import RENDEZVOUS as RENDEZVOUS
+from projectgraph_launch import VERSION_OVERRIDE as VERSION_OVERRIDE
+from projectgraph_launch import direct_mode as direct_mode
+
 SOCKET = "daemon.sock"
 LOG = "daemon.log"
 WRITER_PID = "writer.pid"
-PROTOCOL = 1
-"""The request protocol's version: a client and a daemon of different protocols do not talk."""
 
 MAX_SOCKET_PATH = 100
 """Bytes of a socket path kept in the index folder (sun_path holds 108 with its NUL on Linux)."""
 
-NO_DAEMON = "PROJECTGRAPH_NO_DAEMON"
 IDLE = "PROJECTGRAPH_DAEMON_IDLE"
 DEFAULT_IDLE = 600.0
-VERSION_OVERRIDE = "PROJECTGRAPH_DAEMON_VERSION"
-"""The version a daemon reports instead of the installed one (tests: an older daemon to drain)."""
-
-
-def direct_mode() -> bool:
-    """Whether ``PROJECTGRAPH_NO_DAEMON`` asks for direct mode (any value but empty, 0, false, no)."""
-    return os.environ.get(NO_DAEMON, "").strip().lower() not in ("", "0", "false", "no")
 
 
 def idle_seconds() -> float:

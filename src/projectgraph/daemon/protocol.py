@@ -3,7 +3,9 @@
 A request has ``op`` (hello, status, ready, tool, cli, drain, stop) and its fields; the answer has
 ``ok`` and either the op's fields or ``error`` (a message). A connection may carry several
 requests, one after the other; one opened with ``hello`` and ``lease: true`` is a lease: the daemon
-counts it as a client until it closes. Standard library only.
+counts it as a client until it closes. A query (tool, cli) may say ``settle``: the most seconds it
+waits for a sync in progress before it is answered from the graph before it (``daemon.server``).
+Standard library only.
 """
 
 from __future__ import annotations

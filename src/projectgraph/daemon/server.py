@@ -11,11 +11,13 @@ the watcher keeps is this process's, so an edit relinks incrementally.
 Queries are answered from the open store, one at a time (the store's connection is shared): MCP tool
 calls through ``mcp.server.respond`` (the same function a direct server calls), CLI commands by
 running the ``projectgraph`` command group in process with its output captured, the project opened
-once (``daemon.serving``). Before a query, a sync in progress is waited for a little
-(``SETTLE``), so an answer asked for right after a save is of the save. Every MCP answer carries
-``freshness`` (the generation it was read at, the paths pending, ``recovering``); a CLI answer says
-on stderr when it is not fresh. ``index_status`` adds ``daemon`` (pid, uptime, clients, last sync,
-queue).
+once (``daemon.serving``). Before a query, a sync in progress (from the moment the watcher has the
+batch of events) is waited for, up to ``SETTLE`` (or the request's ``settle``), so an answer asked
+for right after a save is of the save. Every MCP answer carries ``freshness`` (the generation it
+was read at, the paths pending, ``recovering``), and one from before a sync the daemon knows of says
+so in a note (a CLI answer, on stderr). ``index_status`` adds ``daemon`` (pid, uptime, clients,
+last sync, queue). The watcher's sync also brings the query engine's tables up to the new run
+(``query.uncertain``: followed by the files that changed, not read again), before the next query.
 
 The main thread watches the exits: no lease and no request for the idle period, the index folder or
 its database removed or replaced, the install changed (interpreter, version, package files), a
@@ -60,10 +62,12 @@ from projectgraph.sync.watch import Watcher, WatchEvent
 
 log = logging.getLogger("projectgraph.daemon")
 
-DEBOUNCE_MS = 50
-"""Milliseconds without a new event that end a batch: a save is one write or a few, close together."""
-SETTLE = 2.0
-"""Seconds a query waits for a sync in progress to commit before it answers from the last one."""
+DEBOUNCE_MS = 20
+"""Milliseconds without a new event that end a batch: a save is one write or a few, close together
+(an editor's write and rename are well within it); each millisecond here is one of save-to-answer."""
+SETTLE = 10.0
+"""Seconds a query waits for a sync in progress to commit before it answers from the last one
+(saying so: ``freshness`` and a note)."""
 READY_WAIT = 600.0
 """Seconds a query waits for the catch-up sync (a first index of a large project)."""
 CHECK_EVERY = 0.25  # seconds between two looks at the exits
@@ -165,8 +169,9 @@ class Daemon:
             log.exception("failed")
             raise
         finally:
-            lock.release()
+            # logged before the lock goes: whoever sees writer.pid free finds the line written
             log.info("exited: %s", self.exit_reason or "error")
+            lock.release()
 
     def _logging(self) -> None:
         path = self.folder / LOG
@@ -372,11 +377,12 @@ class Daemon:
     def watch_state(self) -> dict[str, Any]:
         return self._watcher.state if self._watcher is not None else {}
 
-    def _settle(self) -> None:
-        """Wait (a little) for a sync in progress, so an answer right after a save is of the save."""
+    def _settle(self, settle: float) -> None:
+        """Wait (``settle`` seconds at most) for a sync in progress, so an answer right after a save
+        is of the save."""
         if not self.ready.wait(READY_WAIT):
             return
-        deadline = time.monotonic() + SETTLE
+        deadline = time.monotonic() + settle
         with self.changed:
             while self.watch_state().get("state") in ("syncing", "recovering", "starting"):
                 left = deadline - time.monotonic()
@@ -481,7 +487,8 @@ class Daemon:
         with self._lock:
             self.in_flight += 1
         try:
-            self._settle()
+            settle = message.get("settle")
+            self._settle(float(settle) if isinstance(settle, (int, float)) and settle >= 0 else SETTLE)
             return self._tool(message) if op == "tool" else self._cli(message)
         except Exception as error:
             log.exception("%s request failed", op)
@@ -506,7 +513,10 @@ class Daemon:
             return {"ok": False, "error": str(error), "protocol_error": True}
         structured = result.structured_content
         if not result.is_error and isinstance(structured, dict):
-            structured["freshness"] = self.freshness(structured.get("generation"))
+            structured["freshness"] = fresh = self.freshness(structured.get("generation"))
+            note = _stale_note(fresh)
+            if note:
+                structured["notes"] = [*structured.get("notes", []), note]
             if name == "index_status":
                 structured["daemon"] = self.status()
             text = json.dumps(structured, ensure_ascii=False)
@@ -546,13 +556,21 @@ class Daemon:
                 run = self._projects.open(None).last_run()
                 generation = run["id"] if run else None
         fresh = self.freshness(generation)
-        note = ""
-        if fresh["recovering"] or fresh["pending"] or fresh["state"] in ("syncing", "behind"):
-            waiting = f"{fresh['pending']} path(s) pending, " if fresh["pending"] else ""
-            note = (
-                f"projectgraph: the daemon is {fresh['state']} ({waiting}"
-                f"this answer is from generation {generation})\n"
-            )
+        note = _stale_note(fresh)
+        if note:
+            note = f"projectgraph: {note}\n"
         return {"ok": True, "code": code, "stdout": out.getvalue(), "stderr": err.getvalue() + note} | {
             "freshness": fresh
         }
+
+
+def _stale_note(fresh: dict[str, Any]) -> str:
+    """What an answer says when its graph is not of the working copy the daemon knows of (a sync
+    pending or running, a full reconcile, a sync that could not run): empty when it is."""
+    if not (fresh["recovering"] or fresh["pending"] or fresh["state"] in ("syncing", "behind")):
+        return ""
+    waiting = f"{fresh['pending']} changed path(s) pending, " if fresh["pending"] else ""
+    return (
+        f"the daemon is {fresh['state']} ({waiting}this answer is from generation "
+        f"{fresh['generation']}, before them: a symbol or caller they add or remove is not in it)"
+    )

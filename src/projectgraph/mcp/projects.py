@@ -58,6 +58,7 @@ class ServedProject:
     _run: int | None = None
     _graph: Graph | None = None
     _stamps: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+    _stamps_at: tuple[int, int] = (0, 0)  # store.sqlite.sync_generation of the stamps
 
     @property
     def root(self) -> Path:
@@ -87,10 +88,13 @@ class ServedProject:
         return sql.writer_active(self.root / ".projectgraph")
 
     def stamps(self) -> dict[str, tuple[int, int, str]]:
-        """Each stored file's (size, mtime_ns, status), as the stored graph's run recorded them."""
+        """Each stored file's (size, mtime_ns, status), as the last sync recorded them (a sync that
+        found the same content records new stamps without a new run)."""
         self._current_run()
-        if not self._stamps:
+        synced = sql.sync_generation(self.project.store.connection)
+        if not self._stamps or synced != self._stamps_at:
             self._stamps = sql.file_stamps(self.project.store.connection)
+            self._stamps_at = synced
         return self._stamps
 
     def graph(self) -> Graph:

@@ -256,7 +256,8 @@ class Watcher:
 
     def _batch(self, store: Any, paths: Iterable[str]) -> None:
         relevant = sorted(set(paths))
-        self._set_state(pending=len(relevant))
+        # syncing from here: a query that asks now waits for this batch (daemon.server)
+        self._set_state(state="syncing", pending=len(relevant))
         if len(relevant) > self.burst:
             self._sync(store, "burst", len(relevant), full=True)
             return
