@@ -70,6 +70,18 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
     )
 
 
+def imports(*args: str) -> subprocess.CompletedProcess[str]:
+    """A process of this interpreter run with ``-X importtime`` (each import on stderr)."""
+    command = [sys.executable, "-X", "importtime", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, env=dict(os.environ))
+
+
+def imported(stderr: str) -> set[str]:
+    """The modules ``-X importtime`` says were imported."""
+    lines = [line for line in stderr.splitlines() if line.startswith("import time:")]
+    return {line.rpartition("|")[2].strip() for line in lines}
+
+
 @pytest.fixture
 def daemons(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Path]]:
     """Daemon mode, a private runtime folder; every daemon of the listed roots is stopped after."""
@@ -172,9 +184,13 @@ def test_the_daemon_syncs_an_edit_and_answers_with_its_freshness(
         env=os.environ | {"PROJECTGRAPH_NO_DAEMON": "1"},
     )
     assert (through["code"], through["stdout"]) == (direct.returncode, direct.stdout)
-    # the command itself, a process that asks the daemon (projectgraph_launch, daemon.fastcli)
-    asked = run("callers", "helper", "--json", "--project", str(root))
-    assert (asked.returncode, asked.stdout, asked.stderr) == (0, direct.stdout, "")
+    # the command itself, a process that asks the daemon: it imports nothing of the library, nor
+    # json or socket, beside what the interpreter's start imports (projectgraph_launch.forward)
+    asked = imports(str(CLI), "callers", "helper", "--json", "--project", str(root))
+    assert (asked.returncode, asked.stdout) == (0, direct.stdout)
+    assert [line for line in asked.stderr.splitlines() if not line.startswith("import time:")] == []
+    extra = imported(asked.stderr) - imported(imports("-c", "pass").stderr)
+    assert extra <= {"projectgraph_launch", "__future__", "_json", "_socket"}, extra
     status = client.request({"op": "tool", "name": "index_status", "arguments": {}})["result"][
         "structuredContent"
     ]

@@ -2,20 +2,18 @@
 
 A query through a running daemon is an interpreter start, one socket round trip and a print, so
 the quick path here (``forward``) imports nothing but what ``python -c pass`` has already loaded and
-``json`` and the socket's C module: it reads the rendezvous (``.projectgraph/daemon.json``), and when
-the daemon there runs from this interpreter (the daemon exits once its install changes, so the
-same interpreter is the same version) and speaks this protocol, it sends the command and prints
-the answer. Anything else (no daemon yet, another install's, a refused connection, direct mode, a
-command that is not a query) goes the long way: ``projectgraph.daemon.fastcli`` (which starts a
-daemon, drains an older one, waits for one starting), imported without running the package's
-``__init__`` (about a second of imports), and then the full command group
-(``projectgraph.cli.main``). The names the daemon's client shares with this path live here
-(``projectgraph.daemon.paths`` takes them from this module).
+the C modules of ``json`` and of the socket: it reads the rendezvous (``.projectgraph/daemon.json``),
+and when the daemon there runs from this install (it recorded this very file: ``launcher_file``)
+and speaks this protocol, it sends the command and prints the answer. Anything else (no daemon
+yet, another install's, a refused connection, direct mode, a command that is not a query) goes the
+long way: ``projectgraph.daemon.fastcli`` (which starts a daemon, drains an older one, waits for one
+starting), imported without running the package's ``__init__`` (about a second of imports), and
+then the full command group (``projectgraph.cli.main``). The names the daemon's client shares with
+this path live here (``projectgraph.daemon.paths`` takes them from this module).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
@@ -85,12 +83,65 @@ def project_of(args: list[str]) -> tuple[str, list[str]] | None:
     return root, rest
 
 
+def launcher_file() -> str:
+    """This module's file, links resolved: the same file is the same install (a daemon records its
+    own in the rendezvous; it exits once its install changes)."""
+    return os.path.realpath(__file__)
+
+
 def deliver(answer: dict[str, Any]) -> int:
     """Print a CLI answer of the daemon as the command would have; its exit code."""
     sys.stdout.write(str(answer.get("stdout", "")))
     sys.stderr.write(str(answer.get("stderr", "")))
     code = answer.get("code")
     return code if isinstance(code, int) else 1
+
+
+class _Decoding:
+    """What the C scanner of ``_json`` reads from its context (``json.JSONDecoder``'s names)."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = float  # NaN, Infinity, -Infinity
+
+
+def _decode(data: bytes) -> Any:
+    """The JSON value at the start of ``data`` (None when there is none). ``json`` itself imports
+    ``re`` and ``enum`` and compiles its patterns, as much again as the interpreter's own start:
+    its C scanner alone reads the same JSON."""
+    try:
+        import _json
+    except ImportError:  # (an interpreter without it)
+        import json
+
+        try:
+            return json.loads(data)
+        except ValueError:
+            return None
+    try:
+        text = data.decode("utf-8")
+        value, _end = _json.make_scanner(_Decoding())(text.lstrip(), 0)  # type: ignore[arg-type]
+    except (StopIteration, ValueError):
+        return None
+    return value
+
+
+def _encode(message: dict[str, str | list[str]]) -> bytes:
+    """A request as one JSON line (its values strings or lists of strings, all this path sends)."""
+    try:
+        from _json import encode_basestring_ascii as quote
+    except ImportError:
+        import json
+
+        return json.dumps(message).encode("ascii") + b"\n"
+    fields = []
+    for key, value in message.items():
+        shown = quote(value) if isinstance(value, str) else "[" + ",".join(quote(v) for v in value) + "]"
+        fields.append(f"{quote(key)}:{shown}")
+    return ("{" + ",".join(fields) + "}\n").encode("ascii")
 
 
 def _rendezvous(root: str) -> dict[str, Any] | None:
@@ -106,14 +157,11 @@ def _rendezvous(root: str) -> dict[str, Any] | None:
         return None
     finally:
         os.close(fd)
-    try:
-        value = json.loads(data)
-    except ValueError:
-        return None
+    value = _decode(data)
     return value if isinstance(value, dict) else None
 
 
-def _ask(path: str, message: dict[str, Any]) -> dict[str, Any] | None:
+def _ask(path: str, message: dict[str, str | list[str]]) -> dict[str, Any] | None:
     """One request to the socket at ``path`` and its answer (None: no answer, whatever the cause)."""
     # the C module: ``socket`` imports selectors, enum and collections first, a fifth of the
     # interpreter's own start
@@ -124,7 +172,7 @@ def _ask(path: str, message: dict[str, Any]) -> dict[str, Any] | None:
         sock.settimeout(CONNECT_TIMEOUT)
         sock.connect(path)
         sock.settimeout(None)  # the answer may wait for a sync (daemon.server: SETTLE)
-        sock.sendall(json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
+        sock.sendall(_encode(message))
         chunks: list[bytes] = []
         while True:
             chunk = sock.recv(1 << 20)
@@ -138,10 +186,7 @@ def _ask(path: str, message: dict[str, Any]) -> dict[str, Any] | None:
         return None
     finally:
         sock.close()
-    try:
-        answer = json.loads(b"".join(chunks))
-    except ValueError:
-        return None
+    answer = _decode(b"".join(chunks))
     return answer if isinstance(answer, dict) else None
 
 
@@ -166,7 +211,7 @@ def forward(argv: list[str]) -> int | None:
     if (
         info is None
         or info.get("protocol") != PROTOCOL
-        or info.get("executable") != sys.executable
+        or info.get("launcher") != launcher_file()
         or not isinstance(info.get("socket"), str)
     ):
         return None

@@ -59,6 +59,7 @@ from projectgraph.daemon.paths import (
 from projectgraph.daemon.protocol import ProtocolError, Reader, send
 from projectgraph.daemon.writer import WriterHeldError, WriterPid
 from projectgraph.sync.watch import Watcher, WatchEvent
+from projectgraph_launch import launcher_file
 
 log = logging.getLogger("projectgraph.daemon")
 
@@ -253,6 +254,7 @@ class Daemon:
             "root": os.fspath(self.root),
             "started": self.started,
             "executable": sys.executable,
+            "launcher": launcher_file(),
             "idle": self.idle,
             "log": os.fspath(self.folder / LOG),
         }
