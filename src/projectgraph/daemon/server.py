@@ -360,10 +360,11 @@ class Daemon:
             self._warm_answers()
 
     def _warm_answers(self) -> None:
-        """Read what the first answer after a sync needs once per stored run (the uncertain callers'
-        tables, the stamps), now, so the query that follows a save does not wait for it."""
+        """Bring what the first answer after a sync needs up to the new run (the uncertain callers'
+        tables, followed; the stamps), now, so the query that follows a save does not wait for it."""
         from projectgraph.mcp.projects import ProjectError
 
+        started = time.perf_counter()
         with self._projects.lock:
             try:
                 served = self._projects.open(None)
@@ -371,6 +372,8 @@ class Daemon:
                 served.engine.unknowns()
             except (ProjectError, OSError, sqlite3.Error):
                 log.debug("no warm-up after this sync", exc_info=True)
+                return
+        log.info("answers of the new generation ready in %.3f s", time.perf_counter() - started)
 
     def state_changed(self) -> None:
         with self.changed:
