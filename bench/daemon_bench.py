@@ -12,6 +12,8 @@ works on a copy outside this repository, indexes it once in direct mode, then me
   calls ``--callee`` (passing ``--argument``), then polls ``code_callers`` of the callee until the
   new caller is in the answer; the time from the end of the write to that answer, for each of
   ``--edits`` edits (target: median <= 300 ms). Each answer's ``freshness`` is checked: the generation moved.
+  The daemon's log gives the part of it each sync took, how it linked, and how long the answers of
+  each new generation took to be ready after it (the query engine's tables followed).
 - **CLI query**: ``projectgraph callers CALLEE --json`` as a whole process, through the running
   daemon (target <= 50 ms wall), beside the same command in direct mode (PROJECTGRAPH_NO_DAEMON=1)
   and the floor of an interpreter that starts and exits (``python -c pass``): medians of ``--runs``
@@ -26,6 +28,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -64,6 +67,31 @@ def timed(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, fl
         raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, done.stdout
+
+
+def daemon_log(root: Path) -> dict[str, Any]:
+    """What the daemon's log says of the syncs of the edits: their seconds and how they linked, and
+    how long the answers of each new generation took to be ready after the sync."""
+    syncs: list[float] = []
+    links: dict[str, int] = {}
+    ready: list[float] = []
+    try:
+        text = (root / ".projectgraph" / "daemon.log").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    for line in text.splitlines():
+        found = re.search(r"sync \(change\): .*, (\w+) link, ([\d.]+) s$", line)
+        if found:
+            links[found.group(1)] = links.get(found.group(1), 0) + 1
+            syncs.append(float(found.group(2)))
+        found = re.search(r"answers of the new generation ready in ([\d.]+) s$", line)
+        if found:
+            ready.append(float(found.group(1)))
+    return {
+        "sync_seconds": summary(syncs) if syncs else None,
+        "links": links,
+        "ready_seconds": summary(ready) if ready else None,
+    }
 
 
 def summary(values: list[float]) -> dict[str, float]:
@@ -203,6 +231,7 @@ def main() -> None:
         indexed = time.perf_counter() - started
         load_before = os.getloadavg()
         saves = anyio.run(save_to_answer, root, args.file, args.callee, args.argument, args.edits, env)
+        saves["daemon_log"] = daemon_log(root)
         queries = cli_query(root, f"{args.file}//{args.callee}", args.runs, env)
         load_after = os.getloadavg()
     finally:
@@ -227,6 +256,14 @@ def main() -> None:
         f"save to answer (MCP code_callers, {args.edits} edits): median {s['median'] * 1000:.0f} ms "
         f"(min {s['min'] * 1000:.0f}, p90 {s['p90'] * 1000:.0f}, max {s['max'] * 1000:.0f}; target <= 300)"
     )
+    logged = saves["daemon_log"]
+    if logged.get("sync_seconds"):
+        ready = logged.get("ready_seconds") or {}
+        print(
+            f"  the daemon's syncs of the edits: median {logged['sync_seconds']['median'] * 1000:.0f} ms "
+            f"({', '.join(f'{n} {how}' for how, n in sorted(logged['links'].items()))}); "
+            f"answers ready after a sync: median {ready.get('median', 0) * 1000:.0f} ms"
+        )
     for name, row in q.items():
         print(
             f"CLI {name:<15} wall median {row['wall']['median'] * 1000:6.0f} ms "
