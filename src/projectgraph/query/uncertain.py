@@ -26,8 +26,12 @@ them is a reference edge, now a ``calls`` edge of kind reference) are left out, 
 A root (a main, a test, a framework handler) is called from outside the project: answers name its
 rule beside the callers.
 
-Everything is read in ids from the store once per stored run (``Unknowns``), and the keys are looked
-up only for the entries an answer lists.
+Everything is read in ids from the store (``Unknowns``), and the keys are looked up only for the
+entries an answer lists. The tables are read whole once, then followed from one stored run to the
+next: a write rewrites a file's rows as one group (``store.sqlite.write_graph``), so the groups
+whose digest moved are read again and their old entries replaced; whether code that runs reaches
+a dynamic flag is searched again only where a way it relied on may have changed (``_reach``).
+A write that renumbers the node ids (``store.sqlite.NODE_IDS``) makes the next read whole.
 """
 
 from __future__ import annotations
