@@ -43,6 +43,7 @@ from typing import Any
 
 from projectgraph import fileindex
 from projectgraph.fileindex import FileIndex
+from projectgraph.gcpause import paused_gc
 from projectgraph.graph import VERSION, Dynamic, Edge, FileEntry, Node, Root, Site, Unresolved, strongest
 from projectgraph.link import (
     _INCOMPLETE,
@@ -361,7 +362,10 @@ def relink(
 ) -> tuple[Relinked | None, str]:
     """The changed groups of the graph of ``indexes`` from the stored state, or (None, why not)."""
     try:
-        return _relink(connection, indexes, entries, options, manifests, old_index), ""
+        # the linker's tables of every file and the stored outputs are records with no cycles,
+        # as in a full link (``PythonLinker.link``): on Django the collector doubled the relink
+        with paused_gc(keep=True):
+            return _relink(connection, indexes, entries, options, manifests, old_index), ""
     except _NotFollowed as why:
         return None, str(why)
     except (KeyError, ValueError, EOFError) as error:  # a state this version cannot read
