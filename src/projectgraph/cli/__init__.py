@@ -9,36 +9,6 @@ from __future__ import annotations
 
 import click
 
-from projectgraph.cli import (
-    audit,
-    changes,
-    cycles,
-    distributed,
-    docs,
-    embed,
-    explore,
-    export,
-    graph,
-    hierarchy,
-    impact,
-    index,
-    overlay,
-    path,
-    reach,
-    search,
-    serve,
-    status,
-    summary,
-    symbol,
-    sync,
-    ui,
-    watch,
-)
-from projectgraph.cli import build as build_module
-from projectgraph.cli import callers as callers_module
-from projectgraph.cli import compare as compare_module
-from projectgraph.cli import daemon as daemon_module
-from projectgraph.cli import providers as providers_module
 from projectgraph.cli.common import Main
 
 EXIT_OK = 0
@@ -48,28 +18,41 @@ EXIT_UNCERTAIN = 3
 EXIT_PARTIAL = 4
 
 
-@click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
+# each command's module, imported when the command is asked for (``Main``): name -> module:attribute
+COMMANDS = {
+    "audit": "projectgraph.cli.audit:command",
+    "build": "projectgraph.cli.build:command",
+    "callees": "projectgraph.cli.callers:callees",
+    "callers": "projectgraph.cli.callers:callers",
+    "changes": "projectgraph.cli.changes:command",
+    "compare": "projectgraph.cli.compare:command",
+    "cycles": "projectgraph.cli.cycles:command",
+    "daemon": "projectgraph.cli.daemon:command",
+    "distributed": "projectgraph.cli.distributed:command",
+    "docs": "projectgraph.cli.docs:command",
+    "embed": "projectgraph.cli.embed:command",
+    "explore": "projectgraph.cli.explore:command",
+    "export": "projectgraph.cli.export:command",
+    "graph": "projectgraph.cli.graph:command",
+    "hierarchy": "projectgraph.cli.hierarchy:command",
+    "impact": "projectgraph.cli.impact:command",
+    "index": "projectgraph.cli.index:command",
+    "overlay": "projectgraph.cli.overlay:command",
+    "path": "projectgraph.cli.path:command",
+    "providers": "projectgraph.cli.providers:command",
+    "reach": "projectgraph.cli.reach:command",
+    "search": "projectgraph.cli.search:command",
+    "serve": "projectgraph.cli.serve:command",
+    "status": "projectgraph.cli.status:command",
+    "summary": "projectgraph.cli.summary:command",
+    "symbol": "projectgraph.cli.symbol:command",
+    "sync": "projectgraph.cli.sync:command",
+    "ui": "projectgraph.cli.ui:command",
+    "watch": "projectgraph.cli.watch:command",
+}
+
+
+@click.group(cls=Main, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="projectgraph")
 def main() -> None:
     """The call graph of a whole project, with honest reach answers."""
-
-
-for _module in (index, graph, reach, symbol, impact, path, hierarchy, cycles, search, status, summary):
-    main.add_command(_module.command)
-main.add_command(callers_module.callers)
-main.add_command(callers_module.callees)
-main.add_command(serve.command)
-main.add_command(sync.command)
-main.add_command(watch.command)
-main.add_command(docs.command)
-for _shell in (build_module, providers_module, compare_module):  # external providers (issue 17)
-    main.add_command(_shell.command)
-main.add_command(changes.command)
-main.add_command(export.command)
-main.add_command(explore.command)
-main.add_command(ui.command)
-main.add_command(overlay.command)
-main.add_command(audit.command)
-main.add_command(embed.command)
-main.add_command(daemon_module.command)
-main.add_command(distributed.command)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableMapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -41,7 +42,45 @@ def progress_bar(label: str, enabled: bool = True) -> Iterator[Callable[[int, in
 
 
 class Main(click.Group):
-    """The command group: a store that SQLite finds damaged mid-query is one line, never a traceback."""
+    """The command group: a store that SQLite finds damaged mid-query is one line, never a traceback.
+
+    Its commands are imported when one is asked for (``lazy``: name -> ``module:attribute``), so a
+    command pays for its own imports only, not for every other command's (``--version`` and
+    ``sync`` imported all of them); ``commands`` (the help of every command) imports them all."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        self._commands: dict[str, click.Command] = {}
+        self.lazy: dict[str, str] = dict(lazy or {})
+        super().__init__(*args, **kwargs)
+
+    @property
+    def commands(self) -> MutableMapping[str, click.Command]:
+        for name in sorted(self.lazy):
+            self._load(name)
+        return self._commands
+
+    @commands.setter
+    def commands(self, value: MutableMapping[str, click.Command]) -> None:
+        self._commands = dict(value)
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        name = name or cmd.name
+        if name is None:
+            raise TypeError("Command has no name.")
+        self._commands[name] = cmd
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        self._load(cmd_name)
+        return self._commands.get(cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self._commands, *self.lazy})
+
+    def _load(self, name: str) -> None:
+        where = self.lazy.pop(name, None)
+        if where is not None:
+            module, _, attribute = where.partition(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), name)
 
     def invoke(self, ctx: click.Context) -> Any:
         import sqlite3
