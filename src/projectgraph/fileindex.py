@@ -310,6 +310,94 @@ def _index_from_bytes(data: bytes) -> FileIndex:
     )
 
 
+_LAZY_FIELDS = (
+    "imports",
+    "exports",
+    "definitions",
+    "calls",
+    "references",
+    "assignments",
+    "dynamic",
+    "main_guard",
+    "syntax_errors",
+    "flags",
+    "reads",
+)
+
+
+class StoredIndex(FileIndex):
+    """A stored index whose records are decoded on first use (``stored``: its ``CODEC`` form).
+
+    A one-shot sync of a big project serves most files from the store and reads the records of
+    only a few of them (the files a relink touches): decoding every index was most of its time.
+    The path, language and hash are plain; every other field decodes the whole index once. It
+    equals, hashes and pickles as the ``FileIndex`` it stands for."""
+
+    def __init__(self, *args: Any, **fields: Any) -> None:
+        """A plain index's fields (what ``dataclasses.replace`` gives): already decoded."""
+        decoded = FileIndex(*args, **fields)
+        object.__setattr__(self, "path", decoded.path)
+        object.__setattr__(self, "language", decoded.language)
+        object.__setattr__(self, "hash", decoded.hash)
+        object.__setattr__(self, "_stored", None)
+        object.__setattr__(self, "_decoded", decoded)
+
+    @classmethod
+    def of(cls, path: str, language: str, file_hash: str, stored: bytes) -> StoredIndex:
+        """The index of a stored ``CODEC`` form, undecoded."""
+        made = cls.__new__(cls)
+        object.__setattr__(made, "path", path)
+        object.__setattr__(made, "language", language)
+        object.__setattr__(made, "hash", file_hash)
+        object.__setattr__(made, "_stored", stored)
+        object.__setattr__(made, "_decoded", None)
+        return made
+
+    @property
+    def is_decoded(self) -> bool:
+        return self.__dict__["_decoded"] is not None
+
+    def decoded(self) -> FileIndex:
+        """The plain index (decoded once)."""
+        found: FileIndex | None = self.__dict__["_decoded"]
+        if found is None:
+            found = _index_from_bytes(self.__dict__["_stored"])
+            object.__setattr__(self, "_decoded", found)
+        return found
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, StoredIndex):
+            other = other.decoded()
+        return self.decoded() == other
+
+    def __hash__(self) -> int:
+        return hash(self.decoded())
+
+    def __repr__(self) -> str:
+        return repr(self.decoded())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        decoded = self.decoded()  # (unpickled as the plain index)
+        return (FileIndex, tuple(getattr(decoded, name) for name in FileIndex.__dataclass_fields__))
+
+
+def _lazy_field(name: str) -> property:
+    return property(lambda self: getattr(self.decoded(), name))
+
+
+for _name in _LAZY_FIELDS:
+    setattr(StoredIndex, _name, _lazy_field(_name))
+del _name
+
+
+def is_truncated(index: FileIndex) -> bool:
+    """Whether the index was cut to a record limit (a stored one never is: the store keeps whole
+    indexes, and a run cuts its own copy), without decoding a ``StoredIndex``."""
+    if isinstance(index, StoredIndex) and not index.is_decoded:
+        return False
+    return "truncated" in index.flags
+
+
 def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from projectgraph import fileindex
-from projectgraph.fileindex import FileIndex
+from projectgraph.fileindex import FileIndex, is_truncated
 from projectgraph.graph import VERSION, FileEntry, Graph, Node, placing_every_file
 from projectgraph.link import entries as entries_mod
 from projectgraph.link import tauri
@@ -137,7 +137,7 @@ def _linker_factories() -> tuple[Callable[[Sequence[FileIndex], GraphBuilder, Li
 def _file_entries(indexes: Sequence[FileIndex], statuses: Iterable[Any]) -> tuple[FileEntry, ...]:
     by_path: dict[str, FileEntry] = {}
     for index in indexes:
-        status = "truncated" if "truncated" in index.flags else "indexed"
+        status = "truncated" if is_truncated(index) else "indexed"
         by_path[index.path] = FileEntry(index.path, index.language, status, index.hash)
     for status in statuses:
         kind = status.status if status.status in _INCOMPLETE else by_path.get(status.path, status).status

@@ -37,9 +37,9 @@ import marshal
 import uuid
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from projectgraph import fileindex
 from projectgraph.fileindex import FileIndex
@@ -53,7 +53,7 @@ from projectgraph.link import (
     _linker_factories,
 )
 from projectgraph.link import python as py
-from projectgraph.link.core import LinkContext, Value, module_node, node_for
+from projectgraph.link.core import DefInfo, LinkContext, Value, module_node, node_for
 from projectgraph.link.entries import resolve_entry
 from projectgraph.link.incremental import (
     _PHASES,
@@ -73,7 +73,10 @@ from projectgraph.manifests import Manifests
 from projectgraph.roots import _STRONG, entry_roots, file_roots, merge_rules
 from projectgraph.store import sqlite as sql
 
-STATE_VERSION = 3
+if TYPE_CHECKING:
+    from _collections_abc import dict_items, dict_keys, dict_values
+
+STATE_VERSION = 4
 """The form of the stored state; a state of another version (or link rules) is not read."""
 
 Key = tuple[Any, ...]
@@ -247,6 +250,7 @@ def save(connection: Any, state: LinkState, entries: Sequence[FileEntry], graph:
         "groups": groups,
         "counts": counts,
         "externals": dict(externals),
+        **_Tables.of(linker.files.values()).state(),
         "entry_roots": _roots_out(state.last_entry_roots),
         "root_count": len(state.last_roots),
         "strong_roots": sum(1 for r in state.last_roots if r.kind in _STRONG),
@@ -257,7 +261,7 @@ def save(connection: Any, state: LinkState, entries: Sequence[FileEntry], graph:
         marshal.dumps(state_globals),
         blobs,
         ((h, array("i", units).tobytes()) for h, units in inverted.items()),
-        state_globals["token"],  # type: ignore[arg-type]
+        state_globals["token"],
     )
 
 
@@ -412,7 +416,7 @@ def _relink(
     roots_of_import = [*manifests.python_roots, *context.sys_path]
     for make in _linker_factories():
         if make.__module__ == py.__name__:
-            python = TracedPythonLinker(ordered, _Collector(), roots_of_import, hops)
+            python = _lazy_linker(ordered, roots_of_import, hops, state)
             others.append(python)
         else:
             others.append(make(ordered, scratch, context))
@@ -423,7 +427,21 @@ def _relink(
     if any(path not in linker.files for path in changed):
         raise _NotFollowed("a changed Python file that is no module")
     _bindings_in(linker, state["bindings"])
-    linker.classmethod_names = linker._classmethod_names()
+    # the tables over every definition, from the stored ones and the changed files' before and after
+    tables = _Tables.stored(state)
+    befores: dict[str, py._File] = {}
+    for path in changed:
+        old = old_index(path, files[path])
+        if old is None:
+            raise _NotFollowed("the old index is gone")
+        before = linker.new_file(old)
+        if before is None or before.module != linker.files[path].module:
+            raise _NotFollowed("module names changed")
+        befores[path] = before
+        tables.replace(path, before, linker.files[path])
+    linker.__dict__["_by_name"] = _ByName(tables.methods, linker.defs)
+    linker.__dict__["_property_names"] = frozenset(n for n, c in tables.properties.items() if c > 0)
+    linker.classmethod_names = frozenset(n for n, c in tables.classmethods.items() if c > 0)
     if sorted(linker.classmethod_names) != state["classmethods"]:
         raise _NotFollowed("classmethod names changed")
     units: list[Unit] = [(u[0], u[1]) for u in state["units"]]
@@ -435,13 +453,7 @@ def _relink(
     touched_classes: set[str] = set()
     moved_inputs: dict[str, set[Unit]] = {}  # the binding-pass units whose input changed
     for path in changed:
-        old = old_index(path, files[path])
-        if old is None:
-            raise _NotFollowed("the old index is gone")
-        before = linker.new_file(old)
-        after = linker.files[path]
-        if before is None or before.module != after.module:
-            raise _NotFollowed("module names changed")
+        before, after = befores[path], linker.files[path]
         old_inputs = _inputs_with(linker, before)
         new_inputs = _inputs_with(linker, after)
         moved_inputs[path] = {unit for unit in new_inputs if new_inputs[unit] != old_inputs.get(unit)}
@@ -470,9 +482,11 @@ def _relink(
     # the subclass table from the stored bases (as ``PythonLinker._subclasses`` makes it from all
     # of them resolved), so no unit resolves every class's bases again
     bases_now = {**old_bases, **new_bases}
+    # (every class of bases_now with bases is one now: a class gone was a changed file's, whose
+    # bases are () now; so no file is made for its classes' sake)
     table: dict[str, list[str]] = {}
-    for cls in sorted(k for k, info in linker.defs.items() if info.is_class):
-        for base in bases_now.get(cls, ()):
+    for cls in sorted(bases_now):
+        for base in bases_now[cls]:
             table.setdefault(base, []).append(cls)
     linker.__dict__["_subclasses"] = table
     class_ids = {cls: position for position, cls in enumerate(classes, start=len(units))}
@@ -583,7 +597,7 @@ def _relink(
 
     def is_node(key: str) -> bool:
         return (
-            key in linker.defs or key in linker.files or key in externals or key in extra or key in other_keys
+            key in tables.defs or key in linker.files or key in externals or key in extra or key in other_keys
         )
 
     own = {
@@ -634,7 +648,7 @@ def _relink(
     if total_edges > (options.max_edges or DEFAULT_MAX_EDGES):
         raise _NotFollowed("truncated")
     node_count = len(
-        {*linker.defs, *linker.files, *externals, *(n.key for n in _extra_nodes(entries)), *other_keys}
+        {*tables.defs, *linker.files, *externals, *(n.key for n in _extra_nodes(entries)), *other_keys}
     )
     stats = {
         "version": VERSION,
@@ -659,6 +673,7 @@ def _relink(
         state["entry_roots"] = _roots_out(entry_now)
         state["root_count"] = root_count
         state["strong_roots"] = strong
+        tables.patch(state)
         added: dict[int, list[int]] = {}
         for uid, keys in (*reads.items(), *bases_reads.items()):
             for key in keys:
@@ -673,6 +688,240 @@ def _relink(
         )
 
     return Relinked(rows, stats, entries, len(rerun_all), patch)
+
+
+# ---- the Python linker of a relink: a file's tables made when first read -----------------------
+def _lazy_linker(
+    ordered: Sequence[FileIndex], roots: list[str], hops: int, state: dict[str, Any]
+) -> TracedPythonLinker:
+    """The Python linker over ``ordered`` whose files (and their definitions) are made from their
+    indexes when first read: a relink reads the changed files, those their resolution reaches and
+    the definitions its name tables name, so the others' indexes are not even decoded
+    (``StoredIndex``). Its tables over every definition come from the state (``_Tables``)."""
+    linker = TracedPythonLinker((), _Collector(), roots, hops)
+    python = {i.path: i for i in ordered if i.language == py._LANGUAGE}
+    module_of, linker.modules = py.module_table(list(python), roots)
+    linker.files = _LazyFiles(module_of, python)
+    linker.defs = _LazyDefs(linker.files)
+    return linker
+
+
+class _LazyFiles(dict[str, py._File]):
+    """The linker's files by path, each made from its index when first read; iterated in path
+    order, as ``PythonLinker.__init__`` makes them (then every one is made)."""
+
+    def __init__(self, module_of: dict[str, str], indexes: dict[str, FileIndex]) -> None:
+        super().__init__()
+        self._module_of = module_of
+        self._indexes = indexes
+
+    def _make(self, path: str) -> py._File:
+        pyfile = py._new_file(self._indexes[path], self._module_of[path])
+        dict.__setitem__(self, path, pyfile)
+        return pyfile
+
+    def __getitem__(self, path: str) -> py._File:
+        found = dict.get(self, path)
+        if found is not None:
+            return found
+        if path not in self._module_of:
+            raise KeyError(path)
+        return self._make(path)
+
+    def get(self, path: str, default: Any = None) -> Any:
+        found = dict.get(self, path)
+        if found is not None:
+            return found
+        return self._make(path) if path in self._module_of else default
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._module_of
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._module_of)
+
+    def __len__(self) -> int:
+        return len(self._module_of)
+
+    def _every(self) -> dict[str, py._File]:
+        return {path: self[path] for path in self._module_of}
+
+    def keys(self) -> dict_keys[str, py._File]:
+        return cast("dict_keys[str, py._File]", self._module_of.keys())
+
+    def values(self) -> dict_values[str, py._File]:
+        return self._every().values()
+
+    def items(self) -> dict_items[str, py._File]:
+        return self._every().items()
+
+    def copy(self) -> dict[str, py._File]:
+        return self._every()
+
+
+class _LazyDefs(dict[str, DefInfo]):
+    """The linker's definitions by key, from the file the key names (its path: ``keys.first_party``)."""
+
+    def __init__(self, files: _LazyFiles) -> None:
+        super().__init__()
+        self._files = files
+        self._of_file: dict[str, dict[str, DefInfo]] = {}
+
+    def _of(self, key: object) -> dict[str, DefInfo]:
+        path = key.partition("//")[0] if isinstance(key, str) else ""
+        table = self._of_file.get(path)
+        if table is None:
+            table = {}
+            pyfile = self._files.get(path)
+            if pyfile is not None:
+                for info in pyfile.defs.values():
+                    table.setdefault(info.key, info)
+            self._of_file[path] = table
+        return table
+
+    def __getitem__(self, key: str) -> DefInfo:
+        return self._of(key)[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._of(key).get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._of(key)
+
+    def _every(self) -> dict[str, DefInfo]:
+        every: dict[str, DefInfo] = {}
+        for path in self._files:
+            for key, info in self._of(path).items():
+                every.setdefault(key, info)
+        return every
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._every())
+
+    def __len__(self) -> int:
+        return len(self._every())
+
+    def keys(self) -> dict_keys[str, DefInfo]:
+        return self._every().keys()
+
+    def values(self) -> dict_values[str, DefInfo]:
+        return self._every().values()
+
+    def items(self) -> dict_items[str, DefInfo]:
+        return self._every().items()
+
+    def copy(self) -> dict[str, DefInfo]:
+        return self._every()
+
+
+class _ByName(dict[str, list[DefInfo]]):
+    """``PythonLinker._by_name`` from the stored method keys of each name."""
+
+    def __init__(self, methods: dict[str, list[str]], defs: dict[str, DefInfo]) -> None:
+        super().__init__()
+        self._methods = methods
+        self._defs = defs
+
+    def get(self, name: str, default: Any = None) -> Any:
+        found = dict.get(self, name)
+        if found is None:
+            keys = self._methods.get(name)
+            if not keys:
+                return default
+            found = [self._defs[key] for key in keys]
+            dict.__setitem__(self, name, found)
+        return found
+
+    def __getitem__(self, name: str) -> list[DefInfo]:
+        found = self.get(name)
+        if found is None:
+            raise KeyError(name)
+        return found  # type: ignore[no-any-return]
+
+    def __contains__(self, name: object) -> bool:
+        return bool(self._methods.get(name)) if isinstance(name, str) else False
+
+
+@dataclass
+class _Tables:
+    """What the Python linker's tables over every definition hold, kept with the state so that a
+    relink makes them without every file: the methods of each name in definition order
+    (``_by_name``), the counts of each property and classmethod name (``_property_names``,
+    ``_classmethod_names``), and the keys of the definitions (which edges' callees are nodes)."""
+
+    methods: dict[str, list[str]]
+    properties: Counter[str]
+    classmethods: Counter[str]
+    defs: set[str]
+
+    @classmethod
+    def of(cls, pyfiles: Iterable[py._File]) -> _Tables:
+        tables = cls({}, Counter(), Counter(), set())
+        for pyfile in pyfiles:  # (in path order: the definitions' order)
+            tables._add(pyfile)
+        return tables
+
+    @classmethod
+    def stored(cls, state: dict[str, Any]) -> _Tables:
+        return cls(
+            {name: list(keys) for name, keys in state["methods"].items()},
+            Counter(state["properties"]),
+            Counter(state["classmethod_counts"]),
+            set(state["def_keys"]),
+        )
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "methods": {name: keys for name, keys in self.methods.items() if keys},
+            "properties": {name: n for name, n in self.properties.items() if n > 0},
+            "classmethod_counts": {name: n for name, n in self.classmethods.items() if n > 0},
+            "def_keys": sorted(self.defs),
+        }
+
+    def patch(self, state: dict[str, Any]) -> None:
+        state.update(self.state())
+
+    @staticmethod
+    def _share(pyfile: py._File) -> tuple[dict[str, list[str]], Counter[str], Counter[str], set[str]]:
+        """One file's share, as ``PythonLinker._by_name``, ``_property_names`` and
+        ``_classmethod_names`` read the definitions."""
+        methods: dict[str, list[str]] = {}
+        properties: Counter[str] = Counter()
+        classmethods: Counter[str] = Counter()
+        for info in pyfile.defs.values():
+            d = info.definition
+            if "classmethod" in d.decorators:
+                classmethods[d.name] += 1
+            if info.is_callable and "." in info.qualname:
+                if py._is_property(d):
+                    properties[d.name] += 1
+                owner = pyfile.defs.get(info.qualname.rpartition(".")[0])
+                if owner is not None and owner.is_class:
+                    methods.setdefault(d.name, []).append(info.key)
+        return methods, properties, classmethods, {info.key for info in pyfile.defs.values()}
+
+    def _add(self, pyfile: py._File) -> None:
+        methods, properties, classmethods, keys = self._share(pyfile)
+        self.properties.update(properties)
+        self.classmethods.update(classmethods)
+        self.defs |= keys
+        for name, found in methods.items():
+            self.methods.setdefault(name, []).extend(found)
+
+    def replace(self, path: str, before: py._File, after: py._File) -> None:
+        """A file's definitions ``before`` became ``after``; each name's methods stay in path order."""
+        old_methods, old_properties, old_classmethods, old_keys = self._share(before)
+        new_methods, new_properties, new_classmethods, new_keys = self._share(after)
+        self.properties.subtract(old_properties)
+        self.properties.update(new_properties)
+        self.classmethods.subtract(old_classmethods)
+        self.classmethods.update(new_classmethods)
+        self.defs -= old_keys
+        self.defs |= new_keys
+        for name in old_methods.keys() | new_methods.keys():
+            kept = [key for key in self.methods.get(name, ()) if group_of(key) != path]
+            # (a stable sort: the other files' keys are in path order, and this file's in its own)
+            self.methods[name] = sorted([*kept, *new_methods.get(name, ())], key=group_of)
 
 
 def _inputs_with(linker: TracedPythonLinker, pyfile: py._File) -> dict[Unit, Any]:

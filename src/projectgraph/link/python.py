@@ -128,26 +128,16 @@ class PythonLinker:
         self.files: dict[str, _File] = {}
         self.modules: dict[str, str] = {}  # dotted module name -> path
         self.defs: dict[str, DefInfo] = {}  # key -> info
-        roots = sorted({r.strip("/") for r in import_roots}, key=lambda r: (-len(r), r))
-        for index in sorted(indexes, key=lambda i: i.path):
-            if index.language != _LANGUAGE:
+        ordered = sorted((i for i in indexes if i.language == _LANGUAGE), key=lambda i: i.path)
+        module_of, self.modules = module_table([i.path for i in ordered], import_roots)
+        for index in ordered:
+            module = module_of.get(index.path)
+            if module is None:
                 continue
-            names = _module_names(index.path, roots)
-            if not names:
-                continue
-            pyfile = _new_file(index, names[0])
+            pyfile = _new_file(index, module)
             self.files[index.path] = pyfile
-            for name in names:
-                existing = self.modules.get(name)
-                if existing is None or (existing.endswith(".pyi") and not index.path.endswith(".pyi")):
-                    self.modules[name] = index.path
             for info in pyfile.defs.values():
                 self.defs.setdefault(info.key, info)
-        # packages that have no __init__ (namespace packages) are still modules
-        for name in list(self.modules):
-            parts = name.split(".")
-            for i in range(1, len(parts)):
-                self.modules.setdefault(".".join(parts[:i]), "")
         self._depth = 0
         self._limit = max_hops * 4  # the depth cap of one resolution
         self._resolving: set[tuple[str, str, str, int]] = set()
@@ -2551,6 +2541,30 @@ def _function_scope(pyfile: _File, scope: str) -> str:
             return current
         current = current.rpartition(".")[0]
     return ""
+
+
+def module_table(paths: Sequence[str], import_roots: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The module name of each Python file (of ``paths``, in path order) and the file of each
+    dotted module name ("" for a package with no ``__init__``): from the paths alone, so a linker
+    can make a file's tables when it first reads them (``link.persisted``)."""
+    roots = sorted({r.strip("/") for r in import_roots}, key=lambda r: (-len(r), r))
+    module_of: dict[str, str] = {}
+    modules: dict[str, str] = {}
+    for path in paths:
+        names = _module_names(path, roots)
+        if not names:
+            continue
+        module_of[path] = names[0]
+        for name in names:
+            existing = modules.get(name)
+            if existing is None or (existing.endswith(".pyi") and not path.endswith(".pyi")):
+                modules[name] = path
+    # packages that have no __init__ (namespace packages) are still modules
+    for name in list(modules):
+        parts = name.split(".")
+        for i in range(1, len(parts)):
+            modules.setdefault(".".join(parts[:i]), "")
+    return module_of, modules
 
 
 def _module_names(path: str, roots: list[str]) -> list[str]:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from projectgraph import safefs
-from projectgraph.fileindex import CODEC, FileIndex, Key
+from projectgraph.fileindex import CODEC, FileIndex, Key, StoredIndex
 from projectgraph.fileindex import VERSION as FILEINDEX_VERSION
 from projectgraph.gcpause import paused_gc
 from projectgraph.graph import VERSION as GRAPH_VERSION
@@ -431,6 +431,23 @@ class SqliteStore:
                     found[by_text[text]] = FileIndex.from_bytes(data)
                 except (EOFError, ValueError, TypeError):  # a damaged row is a miss
                     continue
+        if found:
+            self._mark_read(json.dumps([key.text() for key in found]))
+        return found
+
+    def get_stored(self, keys: Iterable[Key]) -> dict[Key, StoredIndex]:
+        """``get_many``, each index decoded only when its records are first read (``StoredIndex``)."""
+        by_text = {key.text(): key for key in keys}
+        if not by_text:
+            return {}
+        rows = self.connection.execute(
+            "SELECT key, data FROM file_index WHERE codec = ? AND key IN (SELECT value FROM json_each(?))",
+            (CODEC, json.dumps(list(by_text))),
+        ).fetchall()
+        found: dict[Key, StoredIndex] = {}
+        for text, data in rows:
+            key = by_text[text]
+            found[key] = StoredIndex.of(key.path, key.language, key.hash, data)
         if found:
             self._mark_read(json.dumps([key.text() for key in found]))
         return found

@@ -38,7 +38,7 @@ from projectgraph import fileindex, safefs
 from projectgraph import graph as graph_module
 from projectgraph.config import ProjectConfig, load_config
 from projectgraph.discover import Discovery, SourceFile, discover
-from projectgraph.fileindex import FileIndex, Key
+from projectgraph.fileindex import FileIndex, Key, StoredIndex
 from projectgraph.graph import Graph
 from projectgraph.indexer import (
     FileStatus,
@@ -268,16 +268,23 @@ def reconcile(
     statuses: dict[str, FileStatus] = {}
     indexes: dict[str, FileIndex] = {}
     memo = _MEMO.setdefault(store, {})
-    hits = {key: memo[key] for _, key, _ in by_stamp if key in memo}
+    hits: dict[Key, FileIndex] = {key: memo[key] for _, key, _ in by_stamp if key in memo}
+    # a file served by its stamp has the stored status "indexed": its index was not cut by the
+    # limit the stored files were checked against (MAX_RECORDS), so with that limit it is not cut
+    # now either, and its index is decoded only if the link reads it (``StoredIndex``)
+    checked = sql.metadata_text(connection, MAX_RECORDS) == str(options.max_records)
     if len(hits) < len(by_stamp):
-        hits |= store.get_many(key for _, key, _ in by_stamp if key not in hits)
+        wanted = (key for _, key, _ in by_stamp if key not in hits)
+        hits |= store.get_stored(wanted) if checked else store.get_many(wanted)
     for source, key, reason in by_stamp:
         hit = hits.get(key)
         if hit is not None:
-            hit, truncated = _limit(hit, options.max_records)
+            truncated = False
+            if not checked:
+                hit, truncated = _limit(hit, options.max_records)
             if not truncated:
                 statuses[source.path] = FileStatus(
-                    source.path, source.language, "cached", key.hash, reason, hit.flags
+                    source.path, source.language, "cached", key.hash, reason, _flags(hit, source)
                 )
                 indexes[source.path] = hit
                 continue
@@ -521,6 +528,15 @@ def _unchanged_by_stamps(
         discovered=seen is None,
     )
     return result, controls
+
+
+def _flags(index: FileIndex, source: SourceFile) -> tuple[str, ...]:
+    """A cached file's flags: its index's, or discovery's (``minified``, ``script``) while the
+    index is not decoded (as ``_unchanged_by_stamps`` gives them): no stage reads a status's flags,
+    and decoding every index for them was most of a one-shot sync of a big project."""
+    if isinstance(index, StoredIndex) and not index.is_decoded:
+        return source.flags
+    return index.flags
 
 
 def _unchanged_kind(folder: str, path: str, known: frozenset[str]) -> bool:
