@@ -2,6 +2,7 @@
 full index of the same tree gives in a fresh store (canonical JSON, ``Graph.dumps``).
 
 Hypothesis draws the edits (add, delete, rename a file; add, remove, rename a function or class;
+add a function that passes its own parameter on;
 change a base class; change an import or a re-export; change a manifest or config; touch a file;
 break its syntax; make it binary; ignore it) on copies of real fixture projects, Python and
 TypeScript. Edited files get a fake mtime in the past most of the time, so the stamp shortcut (a file
@@ -57,6 +58,7 @@ OPS = (
     "delete_file",
     "rename_file",
     "add_function",
+    "pass_on",
     "remove_function",
     "rename_symbol",
     "change_base",
@@ -202,6 +204,12 @@ def apply(tree: Tree, op: str, a: int, b: int, age: bool) -> None:
             else f"\nexport function {name}({_typed(tree, 'value')}) {{\n  return {call};\n}}\n"
         )
         tree.write(rel, tree.text(rel) + extra, age)
+    elif op == "pass_on" and python:  # a new function that passes its own parameter on
+        rel = str(pick(files, a))
+        local = [d[2] for d in defs if d[0] == rel and d[1] == "def"]  # (a call that resolves)
+        callee = local[b % len(local)] if local else "len"
+        name = tree.fresh_name("fw")
+        tree.write(rel, tree.text(rel) + f"\n\ndef {name}(value):\n    return {callee}(value)\n", age)
     elif op == "remove_function" and defs:
         rel, _kind, name = defs[a % len(defs)]
         tree.write(rel, _remove_block(tree.text(rel), name, python), age)
