@@ -46,7 +46,6 @@ from projectgraph.indexer import (
     IndexResult,
     Progress,
     _limit,
-    _read,
     index_files,
     run_languages,
     with_units,
@@ -246,13 +245,6 @@ def reconcile(
             by_stamp.append((source, key, row.reason))
         else:
             rest.append(source)
-    # the limit the stored files were checked against (MAX_RECORDS) is this run's: a stored
-    # "indexed" file of the same content is not cut by it now either (see ``StoredIndex`` below)
-    checked = sql.metadata_text(connection, MAX_RECORDS) == str(options.max_records)
-    hashed = 0
-    if full and checked and not options.plugins:  # every file read: the stored content is served
-        hashed = len(rest)
-        rest = _same_content(base, rest, stored, grammars, options.max_file_bytes, by_stamp)
     if not rest and not (always_link or incremental):
         quick = _unchanged_by_stamps(
             base, store, options, wanted_deps, seen, found, stored, by_stamp, stamps, stamp_time
@@ -269,7 +261,7 @@ def reconcile(
                 (),
                 quick[1],
             )
-            result = replace(quick[0], read=hashed)
+            result = quick[0]
             result.seconds.update(discover=seconds["discover"], index=time.perf_counter() - mark)
             result.seconds["total"] = time.perf_counter() - clock
             return result
@@ -277,9 +269,10 @@ def reconcile(
     indexes: dict[str, FileIndex] = {}
     memo = _MEMO.setdefault(store, {})
     hits: dict[Key, FileIndex] = {key: memo[key] for _, key, _ in by_stamp if key in memo}
-    # a file served by its stamp (or its content) has the stored status "indexed": its index was
-    # not cut by the limit the stored files were checked against (MAX_RECORDS), so with that limit
-    # it is not cut now either, and its index is decoded only if the link reads it (``StoredIndex``)
+    # a file served by its stamp has the stored status "indexed": its index was not cut by the
+    # limit the stored files were checked against (MAX_RECORDS), so with that limit it is not cut
+    # now either, and its index is decoded only if the link reads it (``StoredIndex``)
+    checked = sql.metadata_text(connection, MAX_RECORDS) == str(options.max_records)
     if len(hits) < len(by_stamp):
         wanted = (key for _, key, _ in by_stamp if key not in hits)
         hits |= store.get_stored(wanted) if checked else store.get_many(wanted)
@@ -447,7 +440,7 @@ def reconcile(
         removed=removed,
         changed=changed,
         controls=tuple(changed_controls),
-        read=len(rest) + hashed,
+        read=len(rest),
         parsed=parsed,
         relinked=bool(how),
         index=indexed,
@@ -535,34 +528,6 @@ def _unchanged_by_stamps(
         discovered=seen is None,
     )
     return result, controls
-
-
-def _same_content(
-    base: Path,
-    sources: list[SourceFile],
-    stored: dict[str, Any],
-    grammars: dict[str, str],
-    max_bytes: int,
-    served: list[tuple[SourceFile, Key, str]],
-) -> list[SourceFile]:
-    """The files of ``sources`` whose content is not the stored one: each is read and hashed (a
-    full sync trusts no stamp), and one whose hash, language and status ("indexed") are the stored
-    ones is served as a file served by its stamp is (appended to ``served``), its index not even
-    decoded unless the link reads it; the others go through the indexer, which reads them again
-    (a warm ``index`` of Django decoded 2,900 indexes to find that nothing changed)."""
-    rest: list[SourceFile] = []
-    for source in sources:
-        row = stored.get(source.path)
-        if row is None or row.status != "indexed" or not row.hash or row.language != source.language:
-            rest.append(source)
-            continue
-        data, _status, _reason = _read(base, source.path, max_bytes)
-        if data is None or fileindex.content_hash(data) != row.hash:
-            rest.append(source)
-            continue
-        key = Key(row.hash, source.path, fileindex.VERSION, grammars[source.language], source.language)
-        served.append((source, key, row.reason))
-    return rest
 
 
 def _flags(index: FileIndex, source: SourceFile) -> tuple[str, ...]:
