@@ -11,9 +11,10 @@ their fresh mtime, the "racy" case. Several edits may go into one sync.
 
 The run is derandomized (the same examples on every run, so CI is reproducible); hypothesis prints
 the failing sequence of edits. ``PROJECTGRAPH_ORACLE_EXAMPLES=N`` runs N examples per project kind
-(default 12), ``PROJECTGRAPH_ORACLE_STEPS=N`` up to N edits per example (default 6), and
-``PROJECTGRAPH_ORACLE_SEED=S`` draws other examples (seeded, still reproducible);
-``PROJECTGRAPH_ORACLE_LOG=FILE`` appends one line per example (its edits and syncs).
+(default 12), ``PROJECTGRAPH_ORACLE_STEPS=N`` up to N edits per example (default 6),
+``PROJECTGRAPH_ORACLE_SEED=S`` draws other examples (seeded, still reproducible), and
+``PROJECTGRAPH_ORACLE_OPS=a,b`` draws only those edits; ``PROJECTGRAPH_ORACLE_LOG=FILE`` appends
+one line per example (its edits, its syncs and how each linked).
 """
 
 from __future__ import annotations
@@ -69,6 +70,11 @@ OPS = (
     "syntax_error",
     "binary",
     "ignore",
+)
+DRAWN_OPS = (
+    tuple(os.environ.get("PROJECTGRAPH_ORACLE_OPS", "").split(","))
+    if os.environ.get("PROJECTGRAPH_ORACLE_OPS")
+    else OPS
 )
 
 
@@ -419,12 +425,15 @@ def run_oracle(
     if LOG:
         with open(LOG, "a", encoding="utf-8") as log:
             syncs = 2 + sum(1 for step in steps if step[4])
-            log.write(f"{source.name} edits={len(steps)} syncs={syncs} ops={','.join(s[0] for s in steps)}\n")
+            log.write(
+                f"{source.name} edits={len(steps)} syncs={syncs} ops={','.join(s[0] for s in steps)} "
+                f"links={','.join(links)}\n"
+            )
     return links
 
 
 STEP = st.tuples(
-    st.sampled_from(OPS),
+    st.sampled_from(DRAWN_OPS),
     st.integers(0, 1000),
     st.integers(0, 1000),
     st.booleans().map(lambda fresh: not fresh),  # aged (True) half the time, shrinks to aged
