@@ -2,7 +2,7 @@
 fresh ``Project`` (nothing kept in memory, as a one-shot ``projectgraph sync``) or a real
 ``projectgraph`` subprocess; the stored graph must equal a fresh full index, and the edits the state
 can follow must have been linked from it (``SyncResult.link == "stored"``), running again only the
-units of the part of the project the edit is in.
+units that read the edited file.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def test_one_shot_syncs_equal_a_full_index_typescript(
     run_oracle(TS_SOURCES[name], "typescript", steps, fresh=True)
 
 
-# ---- a project of two parts, edit by edit ---------------------------------------------------------
+# ---- a project of two folders, edit by edit ---------------------------------------------------------
 FILES = {
     "shop/prices.js": "export function price(item) {\n  return item.cost * 2;\n}\n",
     "shop/cart.js": (
@@ -97,14 +97,13 @@ def _callers(root: Path, key: str) -> set[str]:
     return {e.caller for e in graph.edges if e.callee == key and e.relation == "calls"}
 
 
-def test_an_edit_links_again_only_its_part(tmp_path: Path) -> None:
+def test_an_edit_links_again_only_what_read_the_file(tmp_path: Path) -> None:
     root = tmp_path / "app"
     for rel, text in FILES.items():
         _write(root, rel, text)
     assert _sync(root)[0] == "full"  # the first sync: a full link that keeps its state
-    units = 2 * 5  # (a binding pass and a link per file)
-
-    # a function appended to a file of the report part: only that part's units run again
+    # (a unit: a file's binding pass or its link; ten here)
+    # a function appended to a file: its units run again, and those that read it (print.js imports)
     _write(root, "report/format.js", FILES["report/format.js"] + "\nfunction unused(x) {\n  return x;\n}\n")
     link, ran, why = _sync(root)
     assert (link, ran) == ("stored", 4), why
@@ -115,19 +114,22 @@ def test_an_edit_links_again_only_its_part(tmp_path: Path) -> None:
     assert _callers(root, "shop/prices.js//cost") == set()  # nothing calls the new name yet...
     _edit(root, "shop/cart.js", "import { price }", "import { cost as price }")
     link, ran, why = _sync(root)
-    assert (link, ran) == ("stored", 6), why
+    assert (link, ran) == ("stored", 3), why  # cart.js's two and main.js's link (it calls total)
     assert "shop/cart.js//total" in _callers(root, "shop/prices.js//cost")  # ...and now total passes it
 
-    # an import that joins the two parts: both are linked again, as one part
+    # an import of the other folder: print.js's units only; then an edit there reaches print.js too
     joined = 'import { pad } from "./format.js";\nimport { run } from "../shop/main.js";'
     _edit(root, "report/print.js", 'import { pad } from "./format.js";', joined)
     _edit(root, "report/print.js", "console.log(pad(line));", "console.log(pad(line), run());")
     link, ran, why = _sync(root)
-    assert (link, ran) == ("stored", units), why
+    assert (link, ran) == ("stored", 2), why
     assert "report/print.js//show" in _callers(root, "shop/main.js//run")
+    _edit(root, "shop/main.js", "return total([]);", "return total([1]);")
+    link, ran, why = _sync(root)
+    assert link == "stored" and ran >= 3, (ran, why)  # main.js's two, print.js's link
 
     # a method of a name a call on an unknown receiver asks the table of members by name for: that
-    # entry changes, and any part may read it (a full link); a method of another name does not
+    # entry changes, and any unit may read it (a full link); a method of another name does not
     _write(root, "shop/box.js", "export class Box {\n  render() {}\n}\n")
     assert _sync(root)[0] == "full"  # (a file added)
     _edit(root, "shop/box.js", "render() {}", "render() {}\n  paint() {}")
@@ -166,7 +168,7 @@ def test_a_one_shot_cli_sync_links_from_the_stored_state(tmp_path: Path) -> None
         timeout=300,
     )
     summary = json.loads(done.stdout)
-    assert (summary["link"], summary["relinked_units"]) == ("stored", 6), summary
+    assert (summary["link"], summary["relinked_units"]) == ("stored", 2), summary  # (no file reads main.js)
     with Project(root) as project:
         stored = sql.read_graph(project.store.connection).dumps()
     assert stored == full_index_dumps(root)

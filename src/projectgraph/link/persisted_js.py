@@ -1,33 +1,39 @@
 """The JavaScript/TypeScript link's state in the store, so that a one-shot ``sync`` after an edit
-re-links only the part of the project the edit can change, with the graph a full link gives.
+re-links only what read the edited file, with the graph a full link gives.
 
 The JavaScript linker works in *units*, each file's share of two passes in path order: its binding
-pass (``B``: the functions its calls pass to parameters) and its link (``L``: its edges). A unit
-reads other files only through module resolution (``resolve_module``: an import, a re-export, a
-``require``) or through the linker's global tables (class hierarchy, members by name, static
-receivers, pushes, mixins, prototype chains, getters, constructor functions, computed tables).
-So the files fall into *parts*, the connected components of the resolved imports (either way):
-a unit of one part never reads a file of another except through a global table. ``save`` keeps,
-with the graph, in the store's link blobs:
+pass (``B``: the functions its calls pass to parameters) and its link (``L``: its edges). The
+recording linker (``TracedLinker``) notes, per unit, the files whose facts it read: an entry of
+``files``, ``defs`` or ``objects`` notes its file, and a memoized answer (a name's lookup, a
+function's return, a field's value, a class's bases) keeps the files its computation read, which
+each later hit of the answer reads again. A global table (class hierarchy, members by name, static
+receivers, pushes, mixins, prototype chains, getters, constructor functions, computed tables) is
+computed in a frame of its own and notes instead the keys the units ask of it; the parameters'
+bindings note the parameters each link unit asks for. ``save`` keeps, with the graph, in the
+store's link blobs:
 
 - each unit's output, in the order it gave it: the builder calls it made (nodes, externals,
   edges, unresolved sites, dynamic flags), the parameter bindings it tried (``_bind``), the
-  undeclared modules it noted (``j<unit>``);
-- the globals: each file's hash, the resolutions each file's code made (from file -> file), and
-  for each global table the unit during which it was computed and a digest of its value.
+  undeclared modules it noted and those it asked about (``j<unit>``);
+- the globals: each file's hash, the files each unit read, the parameters each link unit asked for
+  and a digest of each one's bindings, and for each global table the unit during which it was
+  computed and a digest of each entry a unit asked for.
 
-``relink`` builds the linker over the new indexes and runs again the units of the parts that hold
-a changed file (the parts are made of the stored resolutions and the changed files' own imports,
-exports and literal ``require``s, resolved anew); every other unit's output is replayed as
-stored, in its place, so the builder and the bindings see what a full link gives them in the order
-it gives it. A global table is computed where the full link computed it (before the same unit) and
-must come out with the stored digest; a resolution of a re-run unit that reaches a part that was
-not re-run, another file set, other options, a project with files of another linker, a truncated
-graph: each gives up (None), and the sync links in full (and saves again). The graph is then made
-as ``link.build`` makes it (roots, stats, every file placed), from those outputs.
+``relink`` builds the linker over the new indexes, runs again the units that read a changed file,
+and replays every other unit's output as stored, in its place, so that the builder and the bindings
+see what a full link gives them, in the order it gives it. After the binding pass, a link unit that
+asked for a parameter whose bindings changed runs again too. A global table is computed where the
+full link computed it (before the same unit) and must hold, at each key a unit asked, what it held;
+a replayed unit's undeclared modules must be noted as they were; another file set, other options or
+rules, files of another linker, a truncated graph: each gives up (None), and the sync links in full
+(and saves again). The graph is made as ``link.build`` makes it (roots, stats, every file placed).
 
-The memoized answers of a part are made by that part's units only, so a part's re-run sees them
-as a full link does; an answer the depth cap cut is not memoized, so it is found again alike.
+What a replayed unit read is as it was, so it would compute what it computed. One thing the state
+does not see: which answers were memoized when a unit ran. An answer is memoized only when complete,
+so a memo hit and a computation give the same answer, except where the computation meets the depth
+cap (``max_hops``) or a class whose bases are being resolved that the hit did not: a chain of
+resolutions that deep, or a cycle through bases, met in another order (``tests/test_sync_stored_js``
+checks every sync against a full index; so can ``projectgraph index`` on a fresh store).
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from projectgraph import fileindex
 from projectgraph.fileindex import FileIndex
@@ -54,7 +60,7 @@ from projectgraph.link import javascript as js
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value
 from projectgraph.store import sqlite as sql
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 """The form of the stored state; a state of another version (or link rules) is not read."""
 
 KIND = "javascript"
@@ -73,6 +79,9 @@ _METHODS = {"_mixins_table": "_mixins", "_pushed_table": "_pushed"}
 """The global tables computed once by a method (attribute -> method)."""
 TABLES = (*_CACHED, *_METHODS)
 _END = -1  # a table computed after the last unit (or, in a relink, made to be)
+
+
+_T = TypeVar("_T")
 
 
 class _NotFollowed(Exception):
@@ -177,9 +186,12 @@ class _Plan:
     (where the full link computed them)."""
 
     prepare: Callable[[TracedLinker], None]
+    bound: Callable[[TracedLinker], None]
     dirty: set[int] = field(default_factory=set)
     blobs: dict[int, bytes] = field(default_factory=dict)
     force: dict[int, list[str]] = field(default_factory=dict)
+    touched: list[list[str]] = field(default_factory=list)
+    binding_reads: dict[int, set[str]] = field(default_factory=dict)
 
 
 class _ReadDict(dict[Any, Any]):
@@ -197,6 +209,24 @@ class _ReadDict(dict[Any, Any]):
 
     def __contains__(self, key: object) -> bool:
         self.reads.add(key)
+        return dict.__contains__(self, key)
+
+
+class _BindingTable(dict[str, list[Value]]):
+    """The parameters' bindings: a link unit's read of a parameter is noted (``binding_reads``)."""
+
+    owner: TracedLinker
+
+    def get(self, key: str, default: Any = None) -> Any:
+        asked = self.owner._binding_asked
+        if asked is not None:
+            asked.add(key)
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        asked = self.owner._binding_asked
+        if asked is not None and isinstance(key, str):
+            asked.add(key)
         return dict.__contains__(self, key)
 
 
@@ -225,6 +255,74 @@ def _entry_digest(linker: js.JavaScriptLinker, table: Any, key: Any) -> str:
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
+class _Touching(dict[str, Any]):
+    """``files`` of the traced linker: a read of an entry notes its file in the frame under way
+    (the last of ``frames``); ``_Defs`` and ``_Objects`` note the file of a definition, an object."""
+
+    frames: list[set[str]]
+
+    def _file(self, key: str, found: Any) -> str:
+        return key
+
+    def __getitem__(self, key: str) -> Any:
+        found = dict.__getitem__(self, key)
+        self.frames[-1].add(self._file(key, found))
+        return found
+
+    def get(self, key: str, default: Any = None) -> Any:
+        found = dict.get(self, key, _MISSING)
+        if found is _MISSING:
+            self.frames[-1].add(key.partition("//")[0])
+            return default
+        self.frames[-1].add(self._file(key, found))
+        return found
+
+
+class _Defs(_Touching):
+    def _file(self, key: str, found: Any) -> str:
+        return found.path  # type: ignore[no-any-return]
+
+
+class _Objects(_Touching):
+    def _file(self, key: str, found: Any) -> str:
+        return found[0]  # type: ignore[no-any-return]
+
+
+# the memoizing methods (their memo, the key of their arguments): a hit notes what the answer read
+_MEMOS: dict[str, tuple[str, Callable[..., Any]]] = {
+    "_lookup_in": ("_lookup_memo", lambda jsfile, scope, name, line: (jsfile.path, scope, name, line)),
+    "_returns": ("_returns_memo", lambda info: info.key),
+    "_field_value": ("_field_memo", lambda cls, name: (cls, name)),
+    "_bases": ("_bases_cache", lambda cls: cls),
+}
+
+
+def _memoized(name: str) -> Callable[..., Any]:
+    """A memoizing method of the base linker that keeps, with each answer it memoizes, the files
+    its computation read, and notes them again on each hit."""
+    base = getattr(js.JavaScriptLinker, name)
+    memo_name, key_of = _MEMOS[name]
+
+    def traced(self: TracedLinker, *args: Any) -> Any:
+        memo = getattr(self, memo_name)
+        key = key_of(*args)
+        reads = self.memo_reads.setdefault(memo_name, {})
+        if key in memo:  # (each of these methods gives its memoized answer as it is)
+            self.frames[-1].update(reads.get(key, ()))
+            return memo[key]
+        self.frames.append(set())
+        try:
+            return base(self, *args)
+        finally:
+            frame = self.frames.pop()
+            self.frames[-1].update(frame)
+            if key in memo:
+                reads[key] = frame
+
+    traced.__name__ = name
+    return traced
+
+
 def _cached(name: str) -> Any:
     """The base linker's ``cached_property`` of a table, for the traced one to wrap."""
     return js.JavaScriptLinker.__dict__[name].func
@@ -238,58 +336,78 @@ class TracedLinker(js.JavaScriptLinker):
 
     def start(self) -> None:
         self.outputs: dict[int, bytes] = {}
-        self.resolved: set[tuple[str, str]] = set()
         self.computed: dict[str, int] = {}  # table -> the unit during (or before) which it was made
         self.ran = 0
         self.table_reads: dict[str, set[Any]] = {}
         self._binds: list[tuple[str, list[tuple[str, str]]]] | None = None
         self._checks: list[tuple[str, bool]] | None = None
+        self.frames: list[set[str]] = [set()]  # the files read: the unit's, then nested answers'
+        self.memo_reads: dict[str, dict[Any, set[str]]] = {}
+        self.touched: dict[int, list[str]] = {}  # unit -> the files it read
+        self.binding_reads: dict[int, set[str]] = {}  # link unit -> the parameters it asked
+        self._binding_asked: set[str] | None = None
+        for name, kind in (("files", _Touching), ("defs", _Defs), ("objects", _Objects)):
+            view = kind(getattr(self, name))
+            view.frames = self.frames
+            setattr(self, name, view)
+
+    _lookup_in = _memoized("_lookup_in")
+    _returns = _memoized("_returns")
+    _field_value = _memoized("_field_value")
+    _bases = _memoized("_bases")
+
+    @cached_property
+    def _bindings(self) -> dict[str, list[Value]]:
+        table = _BindingTable()
+        table.owner = self
+        return table
 
     # ---- the global tables, noting the keys each is asked (a unit reads a table by key only)
-    def _noting(self, name: str, table: Any) -> Any:
+    def _table(self, name: str, make: Callable[[], _T]) -> _T:
+        """A global table, computed in a frame of its own that is dropped (its entries are checked
+        by their digests, not by the files its computation read), that notes the keys asked."""
+        self.frames.append(set())
+        try:
+            table: Any = make()
+        finally:
+            self.frames.pop()
         noted: _ReadDict | _ReadSet = _ReadSet(table) if isinstance(table, frozenset) else _ReadDict(table)
         noted.reads = self.table_reads.setdefault(name, set())
-        return noted
+        return cast(_T, noted)
 
     @cached_property
     def _constructor_functions(self) -> frozenset[str]:
-        return self._noting("_constructor_functions", _cached("_constructor_functions")(self))  # type: ignore[no-any-return]
+        return self._table("_constructor_functions", partial(_cached("_constructor_functions"), self))
 
     @cached_property
     def _prototype_bases(self) -> dict[str, list[Value]]:
-        return self._noting("_prototype_bases", _cached("_prototype_bases")(self))  # type: ignore[no-any-return]
+        return self._table("_prototype_bases", partial(_cached("_prototype_bases"), self))
 
     @cached_property
     def _getters(self) -> frozenset[str]:
-        return self._noting("_getters", _cached("_getters")(self))  # type: ignore[no-any-return]
+        return self._table("_getters", partial(_cached("_getters"), self))
 
     @cached_property
     def _subclasses(self) -> dict[str, list[str]]:
-        return self._noting("_subclasses", _cached("_subclasses")(self))  # type: ignore[no-any-return]
+        return self._table("_subclasses", partial(_cached("_subclasses"), self))
 
     @cached_property
     def _static_receivers(self) -> dict[str, list[str]]:
-        return self._noting("_static_receivers", _cached("_static_receivers")(self))  # type: ignore[no-any-return]
+        return self._table("_static_receivers", partial(_cached("_static_receivers"), self))
 
     @cached_property
     def _computed_tables(self) -> dict[tuple[str, int, int], str]:
-        return self._noting("_computed_tables", _cached("_computed_tables")(self))  # type: ignore[no-any-return]
+        return self._table("_computed_tables", partial(_cached("_computed_tables"), self))
 
     @cached_property
     def _members_by_name(self) -> dict[str, list[DefInfo]]:
-        return self._noting("_members_by_name", _cached("_members_by_name")(self))  # type: ignore[no-any-return]
+        return self._table("_members_by_name", partial(_cached("_members_by_name"), self))
 
     def _find_pushed(self) -> dict[str, list[Value]]:
-        return self._noting("_pushed_table", super()._find_pushed())  # type: ignore[no-any-return]
+        return self._table("_pushed_table", super()._find_pushed)
 
     def _find_mixins(self) -> dict[str, list[Value]]:
-        return self._noting("_mixins_table", super()._find_mixins())  # type: ignore[no-any-return]
-
-    def resolve_module(self, from_path: str, spec: str) -> str | None:
-        found = super().resolve_module(from_path, spec)
-        if found is not None and found != from_path:
-            self.resolved.add((from_path, found))
-        return found
+        return self._table("_mixins_table", super()._find_mixins)
 
     def _from_undeclared(self, key: str) -> bool:
         found = super()._from_undeclared(key)
@@ -306,14 +424,16 @@ class TracedLinker(js.JavaScriptLinker):
         if self.plan is not None:
             self.plan.prepare(self)
         self._add_nodes()
-        order = list(self.files.values())
+        order = list(dict.values(self.files))
         count = len(order)
+        self._unit_file = [f.path for f in order] * 2
         for position, jsfile in enumerate(order):
             self._unit(position, partial(self._bind_file, jsfile))
         self._end_binding()
+        if self.plan is not None:
+            self.plan.bound(self)
         for position, jsfile in enumerate(order):
             self._unit(count + position, partial(self._link_file, jsfile))
-        self.units_resolved = set(self.resolved)  # (what finding the roots resolves comes after)
 
     def table_computed(self, name: str) -> bool:
         if name in _METHODS:
@@ -332,9 +452,12 @@ class TracedLinker(js.JavaScriptLinker):
         if plan is not None and uid not in plan.dirty:
             for name in plan.force.get(uid, ()):
                 self.compute_table(name)
+            self.touched[uid] = plan.touched[uid]
+            if uid in plan.binding_reads:
+                self.binding_reads[uid] = plan.binding_reads[uid]
             blob = plan.blobs[uid]
-            stored_ops, stored_binds, undeclared, asked = marshal.loads(blob)
-            for key, was in asked:  # (the set grows over the run: as it was where the unit ran)
+            stored_ops, stored_binds, undeclared, noted = marshal.loads(blob)
+            for key, was in noted:  # (the set grows over the run: as it was where the unit ran)
                 if js.JavaScriptLinker._from_undeclared(self, key) != was:
                     raise _NotFollowed(f"the modules noted undeclared before unit {uid} changed")
             builder.replay(stored_ops)
@@ -347,11 +470,19 @@ class TracedLinker(js.JavaScriptLinker):
             binds: list[tuple[str, list[tuple[str, str]]]] = []
             checks: list[tuple[str, bool]] = []
             before = set(self._undeclared)
+            asked: set[str] = set()
             builder.ops, self._binds, self._checks = ops, binds, checks
+            self.frames[:] = [set()]
+            self._binding_asked = asked if self._binding_done else None
             try:
                 work()
             finally:
                 builder.ops, self._binds, self._checks = None, None, None
+                self._binding_asked = None
+            self.touched[uid] = sorted(self.frames[0] | {self._unit_file[uid]})
+            self.frames[:] = [set()]
+            if self._binding_done:
+                self.binding_reads[uid] = asked
             added = sorted(self._undeclared - before)
             self.outputs[uid] = marshal.dumps((ops, binds, added, sorted(set(checks))))
             self.ran += 1
@@ -373,18 +504,6 @@ def _canon(value: Any, linker: js.JavaScriptLinker) -> Any:
     if isinstance(value, (list, tuple)):
         return [_canon(v, linker) for v in value]
     return value
-
-
-def _static_specs(index: FileIndex) -> list[str]:
-    """The module specifiers a file's code names: its imports, re-exports and literal ``require``
-    / ``import()`` calls (what its units resolve, as far as the index shows it)."""
-    specs = [imp.module for imp in index.imports] + [e.module for e in index.exports if e.module]
-    for call in index.calls:
-        if call.text.startswith(("require(", "(", "import(")):
-            loaded = js._LOADED_CALL.match(call.text)
-            if loaded is not None:
-                specs.append(loaded.group(3))
-    return specs
 
 
 # ---- a full link that keeps its state -----------------------------------------------------------
@@ -428,15 +547,19 @@ def _table_entries(linker: TracedLinker, name: str, more: Iterable[Any] = ()) ->
     return [(key, _entry_digest(linker, table, key)) for key in sorted(keys, key=repr)]
 
 
+def _binding_digest(linker: TracedLinker, key: str) -> str:
+    found = dict.get(linker._bindings, key)
+    data = repr(None if found is None else [tuple(v) for v in found]).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
+
+
 def _state(
     linker: TracedLinker,
     indexes: Sequence[FileIndex],
     options: LinkOptions,
     digests: dict[str, list[tuple[Any, str]]],
 ) -> dict[str, Any]:
-    edges: dict[str, list[str]] = {}
-    for source, target in sorted(linker.resolved):
-        edges.setdefault(source, []).append(target)
+    asked = sorted({key for keys in linker.binding_reads.values() for key in keys})
     return {
         "kind": KIND,
         "shape": shape(options),
@@ -444,7 +567,9 @@ def _state(
         "files": {i.path: i.hash for i in indexes},
         "languages": {i.path: i.language for i in indexes},
         "units": len(linker.outputs),
-        "edges": edges,
+        "touched": [linker.touched[uid] for uid in range(len(linker.outputs))],
+        "binding_reads": {uid: sorted(keys) for uid, keys in linker.binding_reads.items()},
+        "bindings": {key: _binding_digest(linker, key) for key in asked},
         "tables": {name: (at, digests[name]) for name, at in sorted(linker.computed.items())},
     }
 
@@ -495,27 +620,6 @@ def relink(
         return None, f"the stored state cannot be read: {type(error).__name__}: {error}"
 
 
-class _Parts:
-    """Union-find over paths."""
-
-    def __init__(self) -> None:
-        self.parent: dict[str, str] = {}
-
-    def find(self, path: str) -> str:
-        parent = self.parent
-        root = parent.setdefault(path, path)
-        while root != parent[root]:
-            root = parent[root]
-        while path != root:
-            parent[path], path = root, parent[path]
-        return root
-
-    def join(self, a: str, b: str) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
 def _relink(connection: Any, indexes: Sequence[FileIndex], options: LinkOptions) -> Relinked:
     blob = sql.read_link_globals(connection)
     if blob is None:
@@ -531,47 +635,36 @@ def _relink(connection: Any, indexes: Sequence[FileIndex], options: LinkOptions)
     if {i.path: i.language for i in indexes} != state["languages"]:
         raise _NotFollowed("files came or went")
     changed = {i.path for i in indexes if i.hash != files[i.path]}
-    stored_edges: dict[str, list[str]] = state["edges"]
     tables: dict[str, tuple[int, list[tuple[Any, str]]]] = state["tables"]
+    touched: list[list[str]] = state["touched"]
+    binding_reads: dict[int, list[str]] = state["binding_reads"]
+    bindings: dict[str, str] = state["bindings"]
 
     def prepare(linker: TracedLinker) -> None:
-        """The parts, from the stored resolutions (the changed files' old ones too) and the
-        changed files' own, resolved now; the units of the parts that hold a changed file."""
-        paths = list(linker.files)
-        count = len(paths)
-        if state["units"] != 2 * count:
+        """The units that read a changed file (their own, or another through what they resolved
+        or through a memoized answer that read it): run again; the others replayed."""
+        count = len(linker.files)
+        if state["units"] != 2 * count or len(touched) != 2 * count:
             raise _NotFollowed("another set of units")
-        parts = _Parts()
-        for source, targets in stored_edges.items():
-            for target in targets:
-                parts.join(source, target)
-        for path in sorted(changed):
-            jsfile = linker.files.get(path)
-            if jsfile is None:
-                continue  # a declaration file: a module node, no unit
-            for spec in _static_specs(jsfile.index):
-                found = linker.resolve_module(path, spec)
-                if found is not None and found != path:
-                    parts.join(path, found)
-        dirty_roots = {parts.find(path) for path in changed if path in linker.files}
-        dirty_files.update(path for path in paths if parts.find(path) in dirty_roots)
-        position = {path: i for i, path in enumerate(paths)}
-        plan.dirty = {position[p] for p in dirty_files} | {count + position[p] for p in dirty_files}
+        plan.dirty = {uid for uid, paths in enumerate(touched) if not changed.isdisjoint(paths)}
+        plan.touched = touched
+        plan.binding_reads = {uid: set(keys) for uid, keys in binding_reads.items()}
         clean = [uid for uid in range(2 * count) if uid not in plan.dirty]
         plan.blobs = dict(zip(clean, _read_blobs(connection, [f"j{uid}" for uid in clean]), strict=True))
         for name, (at, _digest) in sorted(tables.items()):
             if at != _END and at not in plan.dirty:
                 plan.force.setdefault(at, []).append(name)
 
-    dirty_files: set[str] = set()
-    plan = _Plan(prepare)
+    def bound(linker: TracedLinker) -> None:
+        """After the binding pass: a link unit that asked for a parameter bound otherwise now runs
+        again (the binding-pass units run again may bind other values)."""
+        moved = {key for key, digest in bindings.items() if _binding_digest(linker, key) != digest}
+        if moved:
+            plan.dirty |= {uid for uid, keys in binding_reads.items() if not moved.isdisjoint(keys)}
+
+    plan = _Plan(prepare, bound)
     run = _link(indexes, options, plan)
     linker = run.linker
-
-    # what the units run again read must be what the parts said
-    for source, target in linker.units_resolved:
-        if (source in dirty_files) != (target in dirty_files):
-            raise _NotFollowed(f"{source} resolves into a part not linked again ({target})")
     if run.graph.truncations:
         raise _NotFollowed("truncated")
     # a table must hold for each key a unit asked what it held (the units not run again ask it)
@@ -587,7 +680,6 @@ def _relink(connection: Any, indexes: Sequence[FileIndex], options: LinkOptions)
     for name in linker.computed:
         if name not in digests:
             digests[name] = _table_entries(linker, name)
-    linker.resolved |= {(s, t) for s, targets in stored_edges.items() if s not in changed for t in targets}
     new_state = _state(linker, indexes, options, digests)
     outputs = linker.outputs
     dirty = sorted(plan.dirty)
