@@ -107,7 +107,7 @@ def shape(options: LinkOptions) -> str:
 
 def handles(indexes: Iterable[FileIndex]) -> bool:
     """Whether this state can be the link's: a project whose every file the JavaScript linker reads
-    (its parts are then the whole link; the other linkers have nothing to do)."""
+    (its units are then the whole link; the other linkers have nothing to do)."""
     seen = False
     for index in indexes:
         if index.language not in js.LANGUAGES:
