@@ -106,12 +106,9 @@ NO_VECTORS = "unavailable: this project has no vectors yet (run `projectgraph em
 
 
 def _semantic_hits(connection: sqlite3.Connection, text: str, limit: int) -> list[dict[str, Any]]:
-    hits = []
-    for key, score in semantic.nearest(connection, text, limit):
-        rows = sql.nodes_where(connection, "key", key)
-        if rows:
-            hits.append(_hit(rows[0], score))
-    return hits
+    near = semantic.nearest(connection, text, limit)
+    rows = sql.nodes_by_keys(connection, [key for key, _ in near])
+    return [_hit(rows[key], score) for key, score in near if key in rows]
 
 
 def search(

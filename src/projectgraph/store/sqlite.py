@@ -1434,6 +1434,18 @@ def nodes_where(
     ).fetchall()
 
 
+def nodes_by_keys(connection: sqlite3.Connection, keys: Iterable[str]) -> dict[str, tuple[Any, ...]]:
+    """Node rows by key, in one statement per 500 keys (a search's 30 hits were 30 statements)."""
+    wanted = sorted(set(keys))
+    found: dict[str, tuple[Any, ...]] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for row in connection.execute(f"SELECT {NODE_COLUMNS} FROM nodes WHERE key IN ({marks})", chunk):
+            found[row[1]] = row
+    return found
+
+
 def nodes_by_ids(connection: sqlite3.Connection, ids: Iterable[int]) -> dict[int, tuple[Any, ...]]:
     wanted = sorted(set(ids))
     found: dict[int, tuple[Any, ...]] = {}
