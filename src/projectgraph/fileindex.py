@@ -23,6 +23,8 @@ from __future__ import annotations
 import hashlib
 import marshal
 import sys
+import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
@@ -180,6 +182,9 @@ class FileIndex:
     # attributes read, not called (Python: ``result.output``, whose property getter runs), one
     # record per scope, line and text; ``name`` is the dotted text as written
     reads: tuple[Reference, ...] = ()
+    # every word of the file but the names its definitions bind, as a ``word_filter`` (0: not
+    # computed): what says that a name occurs nowhere else, so nothing can call it by name
+    words: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The compact JSON form: records as arrays in field order."""
@@ -222,6 +227,8 @@ def _index_to_json(index: FileIndex) -> dict[str, Any]:
         out["syntax_errors"] = index.syntax_errors
     if index.flags:
         out["flags"] = list(index.flags)
+    if index.words:
+        out["words"] = format(index.words, "x")
     return out
 
 
@@ -249,6 +256,7 @@ def _index_from_json(data: dict[str, Any]) -> FileIndex:
         main_guard=data.get("main_guard", False),
         syntax_errors=data.get("syntax_errors", 0),
         flags=tuple(data.get("flags", ())),
+        words=int(data.get("words", "0"), 16),
     )
 
 
@@ -281,17 +289,29 @@ def _index_to_bytes(index: FileIndex) -> bytes:
         [*map(plain, index.dynamic)],
         [*map(plain, index.reads)],
     ]
-    head = (index.path, index.language, index.hash, index.main_guard, index.syntax_errors, tuple(index.flags))
-    return marshal.dumps((head, rows))
+    head = (
+        index.path,
+        index.language,
+        index.hash,
+        index.main_guard,
+        index.syntax_errors,
+        tuple(index.flags),
+        index.words,
+    )
+    # the head first, with its length: ``index_words`` reads it without decoding the records
+    written = marshal.dumps(head)
+    return len(written).to_bytes(4, "little") + written + marshal.dumps(rows)
 
 
 def _index_from_bytes(data: bytes) -> FileIndex:
-    head, rows = marshal.loads(data)
+    size = int.from_bytes(data[:4], "little")
+    head = marshal.loads(data[4 : 4 + size])
+    rows = marshal.loads(data[4 + size :])
     rows[2] = [(*d[:10], tuple(map(_make_param, d[10])), *d[11:]) for d in rows[2]]  # definitions' params
     imports, exports, definitions, calls, references, assignments, dynamic, reads = (
         tuple(map(make, found)) for make, found in zip(_MAKERS, rows, strict=True)
     )
-    path, language, file_hash, main_guard, syntax_errors, flags = head
+    path, language, file_hash, main_guard, syntax_errors, flags, words = head
     return FileIndex(
         path,
         language,
@@ -307,6 +327,7 @@ def _index_from_bytes(data: bytes) -> FileIndex:
         syntax_errors,
         flags,
         reads,
+        words,
     )
 
 
@@ -322,6 +343,7 @@ _LAZY_FIELDS = (
     "syntax_errors",
     "flags",
     "reads",
+    "words",
 )
 
 
@@ -390,12 +412,53 @@ for _name in _LAZY_FIELDS:
 del _name
 
 
+def index_words(index: FileIndex) -> int:
+    """The index's word filter, without decoding a ``StoredIndex`` (its head holds it)."""
+    if isinstance(index, StoredIndex) and not index.is_decoded:
+        data: bytes = index.__dict__["_stored"]
+        size = int.from_bytes(data[:4], "little")
+        words: int = marshal.loads(data[4 : 4 + size])[6]
+        return words
+    return index.words
+
+
 def is_truncated(index: FileIndex) -> bool:
     """Whether the index was cut to a record limit (a stored one never is: the store keeps whole
     indexes, and a run cuts its own copy), without decoding a ``StoredIndex``."""
     if isinstance(index, StoredIndex) and not index.is_decoded:
         return False
     return "truncated" in index.flags
+
+
+# A word filter is a Bloom filter in an int: a marker bit just above its top bit says its size
+# (so a computed filter is never 0); each word sets 3 bits from two checksums. A word
+# it holds always answers yes; a word it lacks answers no but for a false positive (a few in a
+# thousand at 16 bits a word), which only makes an answer uncertain where it could be precise.
+_WORD_BITS = 16
+_WORD_HASHES = 3
+
+
+def word_filter(words: Iterable[str]) -> int:
+    """The filter of a set of words (see ``FileIndex.words``)."""
+    unique = set(words)
+    size = max(64, _WORD_BITS * len(unique))
+    bits = 1 << size  # the marker: a computed filter, of ``size`` bits
+    for word in unique:
+        data = word.encode()
+        first, second = zlib.crc32(data), zlib.adler32(data) | 1
+        for i in range(_WORD_HASHES):
+            bits |= 1 << ((first + i * second) % size)
+    return bits
+
+
+def filter_may_hold(bits: int, word: str) -> bool:
+    """Whether a word filter may hold ``word`` (always, for a filter not computed: 0)."""
+    if not bits:
+        return True
+    size = bits.bit_length() - 1
+    data = word.encode()
+    first, second = zlib.crc32(data), zlib.adler32(data) | 1
+    return all(bits >> ((first + i * second) % size) & 1 for i in range(_WORD_HASHES))
 
 
 def content_hash(data: bytes) -> str:
@@ -485,4 +548,6 @@ __all__ = [
     "Param",
     "Reference",
     "content_hash",
+    "filter_may_hold",
+    "word_filter",
 ]

@@ -222,6 +222,7 @@ class FileEntry(NamedTuple):
     hash: str = ""
     reason: str = ""
     unit: str = ""
+    words: int = 0  # the index's word filter (fileindex.FileIndex.words), 0 when not computed
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "language": self.language, "status": self.status, "hash": self.hash}

@@ -28,11 +28,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from projectgraph import keys
+from projectgraph.fileindex import filter_may_hold
 from projectgraph.graph import CONFIDENCE, UNPLACED_FILE, Dynamic, Edge, Graph, Node, Site, Unresolved
 from projectgraph.keys import KeyError_
 from projectgraph.units import standard
 
-VERSION = 3
+VERSION = 4
 """reach.VERSION: the search rules. ``Searched.version`` carries it."""
 
 WALKED = frozenset({"calls", "imports", "references"})
@@ -700,6 +701,10 @@ class _Uncertainties:
 
     def concerning(self, target: Target) -> tuple[list[Uncertainty], dict[str, int]]:
         found: list[_Pending] = list(self.everywhere)
+        if found and unmentioned(self.graph, target.key):
+            # a call of a value the linker does not know cannot be a call of a function whose name
+            # occurs nowhere else: nothing can have taken it as a value (see ``unmentioned``)
+            found = [u for u in found if u[0] != "unresolved-call"]
         wildcard = target.key.endswith("//*")
         reaching: set[str] | None = None
         for name, sites in self._names:
@@ -722,6 +727,88 @@ class _Uncertainties:
             if counts[kind] <= MAX_LISTED:
                 listed.append(Uncertainty(*u))
         return listed, dict(sorted(counts.items()))
+
+
+# Words whose presence lets code take a function as a value without its name: namespaces read as
+# mappings, frames, closures, the garbage collector, computed lookups and evaluation
+_ENUMERATORS = (
+    "globals",
+    "locals",
+    "vars",
+    "dir",
+    "__dict__",
+    "getmembers",
+    "f_globals",
+    "f_locals",
+    "__closure__",
+    "get_objects",
+    "get_referrers",
+    "getattr_static",
+    "__getattribute__",
+    "attrgetter",
+    "methodcaller",
+    "import_module",
+    "__import__",
+    "eval",
+    "exec",
+    "compile",
+)
+# names a runner or framework calls by convention (pytest, unittest, nose, WSGI and CLI loaders)
+_CONVENTIONS = ("test", "Test", "pytest_", "setup", "setUp", "teardown", "tearDown", "load_tests")
+_CONVENTIONAL = frozenset(
+    ("main", "app", "application", "create_app", "make_app", "handler", "lambda_handler")
+)
+
+
+def unmentioned(graph: Graph, key: str) -> bool:
+    """Whether ``key`` is a first-party Python function (not a method, not decorated) that nothing
+    can call but by its name, and whose name occurs in no file of the graph but at its definition.
+
+    A function is a value only once its definition binds it to its name (or its decorators receive
+    it); code that calls it holds it from a use of that name (a call, a reference, a string that
+    names it for a lookup), or from a namespace read as a mapping, a frame, a closure, the garbage
+    collector, a computed lookup or an evaluation. So when every Python file's word filter (which
+    counts code, strings and comments, minus one occurrence per undecorated definition) lacks the
+    name, no file holds a word that lets code take a value by a computed name, and the graph has no
+    dynamic flag, no call of an unknown value can be a call of it. A name that a runner or a
+    framework calls by convention (``test_*``, ``setup``, ``main``, ...) is never claimed: a
+    dependency's code may hold it."""
+    facts = _word_facts(graph)
+    if facts is None:
+        return False
+    node = graph.node_by_key.get(key)
+    if node is None or node.kind != "function" or node.language != "python" or node.unit:
+        return False
+    name = node.name
+    if not name.isidentifier() or name.startswith(_CONVENTIONS) or name in _CONVENTIONAL:
+        return False
+    if name.startswith("__") and name.endswith("__"):
+        return False
+    return not any(filter_may_hold(bits, name) for bits in facts)
+
+
+_word_facts_of: tuple[weakref.ref[Graph], tuple[int, ...] | None] | None = None  # the last graph's
+
+
+def _word_facts(graph: Graph) -> tuple[int, ...] | None:
+    """The word filters of the graph's Python files, or None where no name can be claimed absent:
+    a dynamic flag, a Python file with no filter (not indexed, or by a rule that kept none), or a
+    word of ``_ENUMERATORS`` that a file may hold."""
+    global _word_facts_of
+    kept = _word_facts_of
+    if kept is not None and kept[0]() is graph:
+        return kept[1]
+    filters: tuple[int, ...] | None = None
+    if not graph.dynamic:
+        found = [f.words for f in graph.files if f.language == "python"]
+        if (
+            found
+            and all(found)
+            and not any(filter_may_hold(bits, word) for bits in found for word in _ENUMERATORS)
+        ):
+            filters = tuple(found)
+    _word_facts_of = (weakref.ref(graph), filters)
+    return filters
 
 
 def targets_by_key(texts: Iterable[str]) -> list[Target]:

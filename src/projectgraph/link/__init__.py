@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from projectgraph import fileindex
-from projectgraph.fileindex import FileIndex, is_truncated
+from projectgraph.fileindex import FileIndex, index_words, is_truncated
 from projectgraph.graph import VERSION, FileEntry, Graph, Node, placing_every_file
 from projectgraph.link import entries as entries_mod
 from projectgraph.link import tauri
@@ -138,13 +138,17 @@ def _file_entries(indexes: Sequence[FileIndex], statuses: Iterable[Any]) -> tupl
     by_path: dict[str, FileEntry] = {}
     for index in indexes:
         status = "truncated" if is_truncated(index) else "indexed"
-        by_path[index.path] = FileEntry(index.path, index.language, status, index.hash)
+        by_path[index.path] = FileEntry(
+            index.path, index.language, status, index.hash, words=index_words(index)
+        )
     for status in statuses:
         kind = status.status if status.status in _INCOMPLETE else by_path.get(status.path, status).status
         if kind == "cached":
             kind = "indexed"
+        indexed = by_path.get(status.path)
+        words = indexed.words if indexed is not None and kind not in _INCOMPLETE else 0
         by_path[status.path] = FileEntry(
-            status.path, status.language, kind, status.hash, getattr(status, "reason", "")
+            status.path, status.language, kind, status.hash, getattr(status, "reason", ""), words=words
         )
     return tuple(by_path[p] for p in sorted(by_path))
 

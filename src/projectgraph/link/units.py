@@ -287,7 +287,8 @@ def _part_to_json(part: _UnitPart) -> dict[str, Any]:
         "joins": [edge(e) for e in part.joins],
         "unresolved": [[u.caller, list(u.site), *u[2:]] for u in part.unresolved],
         "dynamic": [[d.caller, list(d.site), *d[2:]] for d in part.dynamic],
-        "files": [list(f) for f in part.files],
+        # a word filter as hexadecimal: a decimal form of a large int is slow, and refused past 4300 digits
+        "files": [[*f[:-1], format(f.words, "x") if f.words else ""] for f in part.files],
         "truncations": [list(t) for t in part.truncations],
         "stars": part.stars,
     }
@@ -314,7 +315,7 @@ def _part_from_json(data: dict[str, Any]) -> _UnitPart:
         joins=edges(data["joins"]),
         unresolved=tuple(new(Unresolved, (u[0], new(Site, u[1]), *u[2:])) for u in data["unresolved"]),
         dynamic=tuple(new(Dynamic, (d[0], new(Site, d[1]), *d[2:])) for d in data["dynamic"]),
-        files=tuple(new(FileEntry, f) for f in data["files"]),
+        files=tuple(new(FileEntry, (*f[:-1], int(f[-1], 16) if f[-1] else 0)) for f in data["files"]),
         truncations=tuple(new(Truncation, t) for t in data["truncations"]),
         stars={k: list(v) for k, v in data["stars"].items()},
     )

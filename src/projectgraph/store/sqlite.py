@@ -33,7 +33,7 @@ from projectgraph.gcpause import paused_gc
 from projectgraph.graph import VERSION as GRAPH_VERSION
 from projectgraph.graph import Dynamic, Edge, FileEntry, Graph, Node, Root, Site, Truncation, Unresolved
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
@@ -230,6 +230,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                key INTEGER PRIMARY KEY,
                units BLOB NOT NULL
            )""",
+    ),
+    (
+        # 7 -> 8: each file's word filter (graph.FileEntry.words, hexadecimal; '' when none), which
+        # reach reads to tell a name that occurs nowhere else (nothing can call it by that name)
+        "ALTER TABLE files ADD COLUMN words TEXT NOT NULL DEFAULT ''",
     ),
 )
 
@@ -936,21 +941,30 @@ def _write_files(
 ) -> int:
     """Make the files table hold ``files`` with their stamps, touching only the rows that differ."""
     rows = {
-        f.path: (f.path, f.language, f.status, f.hash, f.reason, f.unit, *stamps.get(f.path, (-1, -1)))
+        f.path: (
+            f.path,
+            f.language,
+            f.status,
+            f.hash,
+            f.reason,
+            f.unit,
+            *stamps.get(f.path, (-1, -1)),
+            format(f.words, "x") if f.words else "",
+        )
         for f in files
     }
     stored = {
         row[0]: row
         for row in connection.execute(
-            "SELECT path, language, status, hash, reason, unit, size, mtime_ns FROM files"
+            "SELECT path, language, status, hash, reason, unit, size, mtime_ns, words FROM files"
         )
     }
     gone = [(path,) for path in stored if path not in rows]
     changed = [row for path, row in rows.items() if stored.get(path) != row]
     connection.executemany("DELETE FROM files WHERE path = ?", gone)
     connection.executemany(
-        "INSERT OR REPLACE INTO files(path, language, status, hash, reason, unit, size, mtime_ns) "
-        "VALUES (?,?,?,?,?,?,?,?)",
+        "INSERT OR REPLACE INTO files(path, language, status, hash, reason, unit, size, mtime_ns, words) "
+        "VALUES (?,?,?,?,?,?,?,?,?)",
         changed,
     )
     return len(gone) + len(changed)
@@ -1400,9 +1414,9 @@ def read_graph(connection: sqlite3.Connection) -> Graph:
             Truncation(w, d) for w, d in connection.execute("SELECT what, detail FROM truncations")
         ]
         files = [
-            FileEntry(*row)
-            for row in connection.execute(
-                "SELECT path, language, status, hash, reason, unit FROM files ORDER BY path"
+            FileEntry(path, language, status, file_hash, reason, unit, int(words, 16) if words else 0)
+            for path, language, status, file_hash, reason, unit, words in connection.execute(
+                "SELECT path, language, status, hash, reason, unit, words FROM files ORDER BY path"
             )
         ]
         run = last_run(connection)

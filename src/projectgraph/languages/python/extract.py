@@ -18,6 +18,7 @@ from __future__ import annotations
 import keyword
 import re
 from bisect import bisect_right
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -36,6 +37,7 @@ from projectgraph.fileindex import (
     Import,
     Param,
     Reference,
+    word_filter,
 )
 from projectgraph.languages.base import grammar_language, short_text
 
@@ -439,6 +441,7 @@ class _Extractor(_NodeReader):
             for d in self.definitions
         ]
         flags = ("syntax-error",) if self.errors else ()
+        words = _words(self.source, self.ascii is not None, self.definitions)
         return FileIndex(
             path=path,
             language="python",
@@ -454,6 +457,7 @@ class _Extractor(_NodeReader):
             syntax_errors=self.errors,
             flags=flags,
             reads=tuple(sorted(dict.fromkeys(self.reads))),
+            words=words,
         )
 
     # definitions -----------------------------------------------------------------------------
@@ -1268,6 +1272,25 @@ def _in_branch(node: Node) -> bool:
             return False
         parent = parent.parent
     return False
+
+
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_UNICODE_WORD = re.compile(r"[^\W\d]\w*")
+
+
+def _words(source: bytes, ascii_only: bool, definitions: list[Definition]) -> int:
+    """The file's word filter: every word of its text (code, strings, comments: a name a string
+    holds may be looked up) but one occurrence of each name a definition binds, unless the
+    definition is decorated (its decorators receive it without its name)."""
+    if ascii_only:
+        counts = Counter(_WORD.findall(source))
+        found = {word.decode(): count for word, count in counts.items()}
+    else:
+        found = dict(Counter(_UNICODE_WORD.findall(source.decode("utf-8", "replace"))))
+    for definition in definitions:
+        if not definition.decorators and definition.name in found:
+            found[definition.name] -= 1
+    return word_filter(word for word, count in found.items() if count > 0)
 
 
 def _import_order(record: Import) -> tuple[Any, ...]:
