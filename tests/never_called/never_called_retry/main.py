@@ -47,9 +47,9 @@ def format_backoff(seconds):
 def main():
     fetch("page")
     try:
-        fetch("")
+        return fetch("")
     except RuntimeError:
-        pass
+        return None
 
 
 if __name__ == "__main__":
