@@ -441,14 +441,16 @@ _WORD_HASHES = 3
 def word_filter(words: Iterable[str]) -> int:
     """The filter of a set of words (see ``FileIndex.words``)."""
     unique = set(words)
-    size = max(64, _WORD_BITS * len(unique))
-    bits = 1 << size  # the marker: a computed filter, of ``size`` bits
+    size = max(64, _WORD_BITS * len(unique))  # a multiple of 8
+    table = bytearray(size // 8 + 1)
+    table[-1] = 1  # the marker: a computed filter, of ``size`` bits
     for word in unique:
         data = word.encode()
         first, second = zlib.crc32(data), zlib.adler32(data) | 1
         for i in range(_WORD_HASHES):
-            bits |= 1 << ((first + i * second) % size)
-    return bits
+            position = (first + i * second) % size
+            table[position >> 3] |= 1 << (position & 7)
+    return int.from_bytes(table, "little")  # (a bytearray, not an int: no copy per bit set)
 
 
 def filter_may_hold(bits: int, word: str) -> bool:
