@@ -196,6 +196,8 @@ _BINDABLE = (
         "await_expression",
     }
 )
+# values that can never be called: a name bound to one of them records nothing
+_LITERALS = frozenset({"string", "number", "template_string", "true", "false", "null", "undefined", "regex"})
 _NAMED_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration", "method_definition"})
 _DOC_KEYWORDS = (b"export", b"default", b"declare", b"const", b"let", b"var")
 _TEXT_BYTES = CALL_TEXT_MAX * 4  # bytes read for a call's short text
@@ -1016,7 +1018,11 @@ class _Extractor:
                 return
             value_type = value_node.type
             if value_type not in _BINDABLE:
-                return  # a literal, an operator: nothing to name or bind
+                if value_type not in _LITERALS:
+                    # `const f = cond ? a : b`, `x || y`: the name holds a value the index does not
+                    # follow; a call of it must say so (it is no undeclared global)
+                    self.assignments.append(Assignment(line, scope, name, f"expr:{value_type}"))
+                return  # a literal: nothing to name or bind
             if value_type in WRAPPERS:
                 self._cast(name, value_node, line, scope)
                 value_node = unwrap(value_node)
