@@ -40,7 +40,28 @@ function quiet(a) {
   return a + 1
 }
 
-module.exports = { newer, first, quiet }
+let trace
+trace = (typeof process === 'object' && process.env.TRACE) ? (...a) => console.error(...a) : () => {}
+var log
+const [low, high] = pickPair()()
+const { warn, info = console.error, ...rest } = pickLogger()
+const [plain] = makePair()
+let later
+;[later] = pickPair()()
+
+function pickPair() { return () => [console.error, console.warn] }
+function pickLogger() { return console }
+function makePair() { return [console.log, console.warn] }
+
+function traced(x) { trace('traced', x); return x }
+function logged(x) { log(x); return x }
+function lowest(x) { low(x); return x }
+function defaulted(x) { info(x); return x }
+function rested(x) { rest.error(x); return x }
+function reassigned(x) { later(x); return x }
+function followed(x) { plain(x); return x }
+
+module.exports = { newer, first, quiet, traced, logged, lowest, defaulted, rested, reassigned, followed }
 """
 
 
@@ -81,3 +102,39 @@ def test_a_name_bound_by_an_or_expression_is_uncertain_too(project: Path) -> Non
 def test_a_function_that_calls_nothing_still_answers_not_found(project: Path) -> None:
     answer = _reach(project, "console//error", "index.js:quiet")
     assert answer["status"] == "not-found", answer
+
+
+@pytest.mark.parametrize(
+    ("source", "site"),
+    [
+        ("traced", "trace('traced', x)"),  # `let trace` then `trace = cond ? f : g`
+        ("logged", "log(x)"),  # `var log` with no value
+        ("lowest", "low(x)"),  # an array pattern from a value the index does not follow
+        ("defaulted", "info(x)"),  # an object pattern's default
+        ("reassigned", "later(x)"),  # `[later] = ...`: a destructuring assignment
+    ],
+)
+def test_a_name_declared_or_destructured_without_a_followed_value_is_uncertain(
+    project: Path, source: str, site: str
+) -> None:
+    answer = _reach(project, "console//error", f"index.js:{source}")
+    assert answer["status"] == "uncertain", answer
+    assert f"computed-name: {site}" in json.dumps(answer)
+
+
+def test_the_rest_of_an_object_pattern_is_an_unknown_receiver(project: Path) -> None:
+    answer = _reach(project, "console//error", "index.js:rested")
+    assert answer["status"] == "uncertain", answer
+
+
+def test_a_destructured_value_the_index_follows_keeps_its_edge(project: Path) -> None:
+    """`const [plain] = makePair()` is followed to console.log: an edge, and console.error stays
+    not-found (the rule does not turn every destructured name into an unknown)."""
+    run = subprocess.run(
+        [str(CLI), "callees", "index.js:followed", "--project", str(project), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert [r["key"] for r in json.loads(run.stdout)["results"]] == ["console//log"]
+    assert _reach(project, "console//error", "index.js:followed")["status"] == "not-found"

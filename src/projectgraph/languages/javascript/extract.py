@@ -1010,11 +1010,14 @@ class _Extractor:
         scope = self._scope()
         if name_node.type == "identifier":
             name = text(name_node)
-            if self.typed:
-                declared = type_name(node.child_by_field_name("type"))
-                if declared:
-                    self.assignments.append(Assignment(line, scope, name, f"type:{declared}"))
+            declared = type_name(node.child_by_field_name("type")) if self.typed else None
+            if declared:
+                self.assignments.append(Assignment(line, scope, name, f"type:{declared}"))
             if value_node is None:
+                if not declared:
+                    # `let debug` then `debug = ...` in ways the index may not follow: a call of
+                    # `debug` must not read as a call of an undeclared global
+                    self.assignments.append(Assignment(line, scope, name, "expr:undefined"))
                 return
             value_type = value_node.type
             if value_type not in _BINDABLE:
@@ -1027,12 +1030,14 @@ class _Extractor:
                 self._cast(name, value_node, line, scope)
                 value_node = unwrap(value_node)
             qualname = self._qualify(name)
+            iife = False
             if value_node.type == "call_expression":
                 fn = value_node.child_by_field_name("function")
                 inner = unwrap(fn) if fn is not None else None
                 if inner is not None and inner.type in FUNCTIONS:
                     # `const api = (function () { ... return {...}; })()`: the module pattern
                     self.iifes[inner.start_byte] = (name, qualname, scope, line)
+                    iife = True
             if value_node.type in ("object", "array"):
                 # an allocation site: `name` holds the object `qualname`, whose members are
                 # the assignments `qualname.key` (its literal's and those made later)
@@ -1042,12 +1047,18 @@ class _Extractor:
                     return
             if self._name_value(value_node, qualname, "function", node.start_byte, node.start_byte):
                 return
-            self._bind(name, value_node, line, scope)
-        elif name_node.type == "array_pattern" and value_node is not None:
-            value = unwrap(value_node)
-            base = None if is_import_value(value) else dotted(value)
-            if base is None:
-                return
+            if not self._bind(name, value_node, line, scope) and not iife:
+                self.assignments.append(Assignment(line, scope, name, f"expr:{value_node.type}"))
+            return
+        value = unwrap(value_node) if value_node is not None else None
+        base = None if value is None or is_import_value(value) else dotted(value)
+        if base is None:
+            if value is None or not is_import_value(value):
+                # `const [a, b] = f()`, `const {x = 1, ...rest} = pick()`: values the index does
+                # not follow; each name bound by the pattern holds an expression
+                self._unfollowed_pattern(name_node, line, scope)
+            return
+        if name_node.type == "array_pattern":
             position = 0
             for part in name_node.named_children:
                 if part.type == "comment":
@@ -1057,12 +1068,13 @@ class _Extractor:
                 target = part.child_by_field_name("left") if part.type == "assignment_pattern" else part
                 if target is not None and target.type == "identifier":
                     self.assignments.append(Assignment(line, scope, text(target), f"name:{base}.{position}"))
+                elif target is not None:
+                    self._unfollowed_pattern(target, line, scope)
                 position += 1
-        elif name_node.type == "object_pattern" and value_node is not None:
-            value = unwrap(value_node)
-            base = None if is_import_value(value) else dotted(value)
-            if base is None:
-                return
+            if position < len(name_node.named_children):
+                for part in name_node.named_children[position:]:
+                    self._unfollowed_pattern(part, line, scope)
+        elif name_node.type == "object_pattern":
             for part in name_node.named_children:
                 if part.type == "shorthand_property_identifier_pattern":
                     name = text(part)
@@ -1072,6 +1084,33 @@ class _Extractor:
                     target = part.child_by_field_name("value")
                     if key and target is not None and target.type == "identifier":
                         self.assignments.append(Assignment(line, scope, text(target), f"name:{base}.{key}"))
+                    elif target is not None:
+                        self._unfollowed_pattern(target, line, scope)
+                elif part.type != "comment":
+                    # `{x = 1}`, `{...rest}`: a default or the rest of the object
+                    self._unfollowed_pattern(part, line, scope)
+
+    def _unfollowed_pattern(self, pattern: Node, line: int, scope: str) -> None:
+        """Every name a destructuring pattern binds holds a value the index does not follow."""
+        if pattern.type == "identifier":
+            self.assignments.append(Assignment(line, scope, text(pattern), "expr:pattern"))
+            return
+        if pattern.type in ("shorthand_property_identifier_pattern",):
+            self.assignments.append(Assignment(line, scope, text(pattern), "expr:pattern"))
+            return
+        if pattern.type in ("assignment_pattern", "object_assignment_pattern"):
+            left = pattern.child_by_field_name("left")
+            if left is not None:
+                self._unfollowed_pattern(left, line, scope)
+            return
+        if pattern.type == "pair_pattern":
+            value = pattern.child_by_field_name("value")
+            if value is not None:
+                self._unfollowed_pattern(value, line, scope)
+            return
+        if pattern.type in ("array_pattern", "object_pattern", "rest_pattern"):
+            for part in pattern.named_children:
+                self._unfollowed_pattern(part, line, scope)
 
     def _cast(self, target: str, value: Node, line: int, scope: str) -> None:
         """`x = y as Foo` declares x a Foo."""
@@ -1091,6 +1130,9 @@ class _Extractor:
                 return
         target = dotted(left)
         if target is None:
+            if left.type in ("array_pattern", "object_pattern"):
+                # `[a, b] = pair()`: the names now hold values the index does not follow
+                self._unfollowed_pattern(left, node.start_point[0] + 1, self._scope())
             return
         line = node.start_point[0] + 1
         scope = self._scope()
@@ -1135,7 +1177,9 @@ class _Extractor:
                 # a function stored in a member may be called by anyone who holds the object
                 self.references.append(Reference(line, right.start_point[1], scope, self._qualify(target)))
             return
-        self._bind(target, right, line, scope)
+        if not self._bind(target, right, line, scope) and right.type not in _LITERALS:
+            # `debug = cond ? f : g`: the name now holds a value the index does not follow
+            self.assignments.append(Assignment(line, scope, target, f"expr:{right.type}"))
 
     def _module_exports(self, right: Node, line: int, node: Node) -> None:
         """`module.exports = <value>`: the module's value, exported as "module.exports"."""
@@ -1201,8 +1245,11 @@ class _Extractor:
             return True
         return False
 
-    def _bind(self, target: str, value: Node, line: int, scope: str, ref_scope: str | None = None) -> None:
-        """`target = value`: a `call:` or `name:` fact; `require`/`import()` values are Imports instead."""
+    def _bind(self, target: str, value: Node, line: int, scope: str, ref_scope: str | None = None) -> bool:
+        """`target = value`: a `call:` or `name:` fact; `require`/`import()` values are Imports instead.
+
+        False when the value is one the index does not follow (the caller records an expression).
+        """
         kind = value.type
         if kind in WRAPPERS:
             value = unwrap(value)
@@ -1213,24 +1260,32 @@ class _Extractor:
         if kind in ("call_expression", "new_expression"):
             fn = value.child_by_field_name("function" if kind == "call_expression" else "constructor")
             name = dotted(fn)
-            if name is None or name == "require":
-                return
-            if name.rpartition(".")[2] in INTEROP and is_import_value(value):
-                return
+            if name is None:
+                return False  # `f()()`: what a returned value returns
+            if name == "require" or (name.rpartition(".")[2] in INTEROP and is_import_value(value)):
+                return True  # an Import holds it
             self.assignments.append(Assignment(line, scope, target, f"call:{name}"))
-        elif kind == "subscript_expression" and dotted(value) is None:
+            return True
+        if kind == "subscript_expression" and dotted(value) is None:
             # `g = table[key]`: any element of table (a computed key)
             table = dotted(value.child_by_field_name("object"))
-            if table is not None and table not in SKIP_REFS and not table.startswith("require()"):
+            if table is None or table == "arguments":
+                return False
+            if table not in SKIP_REFS and not table.startswith("require()"):
                 self.assignments.append(Assignment(line, scope, target, f"each:values:{table}"))
-        elif kind in ("identifier", "member_expression", "subscript_expression"):
+            return True
+        if kind in ("identifier", "member_expression", "subscript_expression"):
             name = dotted(value)
-            if name is not None and name not in SKIP_REFS and not name.startswith("require()"):
+            if name is None or name == "arguments":
+                return False
+            if name not in SKIP_REFS and not name.startswith("require()"):
                 self.assignments.append(Assignment(line, scope, target, f"name:{name}"))
                 row, column = value.start_point
                 self.references.append(
                     Reference(row + 1, column, scope if ref_scope is None else ref_scope, name)
                 )
+            return True
+        return False
 
     # imports and exports ---------------------------------------------------------------------
     def _import(self, node: Node) -> None:
