@@ -20,6 +20,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -39,11 +40,11 @@ from projectgraph.fileindex import FileIndex, Key
 from projectgraph.languages import LanguageSpec, all_languages
 from projectgraph.languages.base import grammar_version, parser
 from projectgraph.units import AUTO_DEPS, DepsConfig, Unit, discover_units
+from projectgraph.units.standard import standard_ecosystems
 
 DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 DEFAULT_MAX_RECORDS = 200_000
 MINIFIED_LINE = 1000
-_GO_GENERATED = re.compile(rb"^// Code generated .* DO NOT EDIT\.\r?$", re.MULTILINE)
 
 Progress = Callable[[int, int], None]
 
@@ -197,15 +198,22 @@ class IndexResult:
 # ---- the work of one file, in a worker process -------------------------------------------------
 
 
+@cache
+def _generated_marker(marker: bytes) -> re.Pattern[bytes]:
+    return re.compile(marker, re.MULTILINE)
+
+
 def _content_flags(path: str, language: str, data: bytes) -> tuple[str, ...]:
+    """The flags of a file's content its language's record asks for (``LanguageSpec``)."""
     flags: list[str] = []
-    if data.startswith(b"#!") and not path.endswith(all_languages()[language].extensions):
+    spec = all_languages()[language]
+    if data.startswith(b"#!") and not path.endswith(spec.extensions):
         flags.append(SCRIPT)  # as discovery found it: its shebang names its language
-    if language == "go" and _GO_GENERATED.search(data[:65536]):
+    if spec.generated_marker and _generated_marker(spec.generated_marker).search(data[:65536]):
         flags.append("generated")
     if path.endswith(MINIFIED_NAMES):  # as discovery flags it, whatever language reads it
         flags.append("minified")
-    elif language in ("javascript", "typescript", "tsx") and data:
+    elif spec.minified_lines and data:
         long_bytes = sum(len(line) for line in data.split(b"\n") if len(line) >= MINIFIED_LINE)
         if long_bytes * 2 > len(data):
             flags.append("minified")
@@ -502,7 +510,7 @@ def with_units(
     wanted = [
         u
         for u in units
-        if u.root in named or (u.ecosystem in _STANDARD and languages.intersection(u.languages))
+        if u.root in named or (u.ecosystem in standard_ecosystems() and languages.intersection(u.languages))
     ]
     pending = {u.name for u in wanted}
     providers: dict[str, list[Unit]] = {}
@@ -525,9 +533,6 @@ def with_units(
             done[made.unit.name] = made
             imported |= _imported_names(made.indexes)
     return replace(result, units=tuple(done[n] for n in sorted(done)), seconds=time.monotonic() - started)
-
-
-_STANDARD = frozenset({"python"})  # ecosystems of a language's standard library: indexed when asked
 
 
 def _imported_names(indexes: Iterable[FileIndex]) -> set[str]:

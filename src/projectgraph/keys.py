@@ -10,23 +10,11 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 SEP = "//"
 # a package name may hold single slashes (a Go module path golang.org/x/net, an npm scope), never //
 _UNIT = re.compile(r"^[a-z][a-z0-9]*:@?[^/@\s]+(?:/[^/@\s]+)*@[^/\s]+$")
-_MODULE_SEPARATORS = {
-    "python": ".",
-    "java": ".",
-    "kotlin": ".",
-    "scala": ".",
-    "javascript": "/",
-    "typescript": "/",
-    "tsx": "/",
-    "go": "/",
-    "rust": "::",
-    "cpp": "::",
-    "php": "\\",
-}
 
 
 class KeyError_(ValueError):
@@ -42,10 +30,19 @@ def first_party(path: str, qualname: str = "") -> str:
 
 def external(module: str, language: str, *names: str) -> str:
     """The external key of a module (as its language writes it) and names under it."""
-    separator = _MODULE_SEPARATORS.get(language, ".")
+    separator = _separator(language)
     parts = [p for p in module.split(separator) if p] if module else []
     parts.extend(n for n in names if n)
     return SEP.join(parts)
+
+
+@cache
+def _separator(language: str) -> str:
+    """The language's module separator, as its ``LANGUAGE`` record says (``.`` for an unknown name)."""
+    from projectgraph.languages import all_languages  # the registry imports keys' users: at call time
+
+    spec = all_languages().get(language)
+    return spec.module_separator if spec is not None else "."
 
 
 def join(key: str, *names: str) -> str:

@@ -473,7 +473,6 @@ def unit_budget(graph: Graph, units: set[str]) -> list[_Pending]:
 # (top-level names of the targets it concerns, the language whose standard library it concerns too
 # or ""), EVERYWHERE_SCOPE, or None for a leaf (a builtin, which reaches only what is passed to it).
 DependencyScope = tuple[frozenset[str], str]
-STANDARD_ECOSYSTEMS = {"python": "python"}  # the ecosystem of a language's standard library unit
 EVERYWHERE_SCOPE: DependencyScope = (frozenset(), "*")
 
 
@@ -546,7 +545,7 @@ class Packages:
             if (
                 std
                 and top not in self.sourced
-                and all(u.startswith(f"{STANDARD_ECOSYSTEMS.get(language, '-')}:") for u in givers)
+                and all(u.startswith(f"{standard.standard_ecosystem(language) or '-'}:") for u in givers)
                 and standard.is_compiled_leaf(language, top)
             ):
                 return None  # a compiled module of the standard library: it runs what it is passed

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from projectgraph.fileindex import CALL_TEXT_MAX, Call, Definition, FileIndex, Import
-from projectgraph.languages.base import LanguageSpec, grammar_language, short_text
+from projectgraph.languages.base import LanguageSpec, StandardLibrary, grammar_language, short_text
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Query
@@ -119,6 +119,8 @@ class GenericLanguage:
     type_bodies_run_on_construction: bool = False
     query_file: str = "queries.scm"
     interpreters: tuple[str, ...] = ()  # what a shebang line names for a script of the language
+    module_separator: str = "."  # how an external key's module is written (``LanguageSpec``'s)
+    standard: StandardLibrary | None = None  # its standard library's names (``LanguageSpec``'s)
 
     @property
     def link_family(self) -> str:
@@ -144,6 +146,9 @@ class GenericLanguage:
             edge_kinds=self._edge_kinds(),
             extracts=self._extracts(),
             interpreters=self.interpreters,
+            module_separator=self.module_separator,
+            standard=self.standard,
+            linker="projectgraph.link.generic:make_linker",
         )
 
     def _extracts(self) -> tuple[str, ...]:

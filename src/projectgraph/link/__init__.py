@@ -8,7 +8,6 @@ does not depend on the order of the indexes.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -18,6 +17,7 @@ from typing import Any
 from projectgraph import fileindex
 from projectgraph.fileindex import FileIndex, index_words, is_truncated
 from projectgraph.graph import VERSION, FileEntry, Graph, Node, placing_every_file
+from projectgraph.languages import all_languages
 from projectgraph.link import entries as entries_mod
 from projectgraph.link import tauri
 from projectgraph.link.core import GraphBuilder, LinkContext, Linker, module_node
@@ -124,14 +124,14 @@ def build(
 
 @cache
 def _linker_factories() -> tuple[Callable[[Sequence[FileIndex], GraphBuilder, LinkContext], Linker], ...]:
-    """``make_linker`` of every module of this package, in module name order."""
-    factories = []
-    for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        loaded = importlib.import_module(f"{__name__}.{module.name}")
-        make = getattr(loaded, "make_linker", None)
-        if make is not None:
-            factories.append(make)
-    return tuple(factories)
+    """The linker maker of every language (``LanguageSpec.linker``), once each, in the order of the
+    first language (by name) that names it."""
+    found: dict[str, Callable[[Sequence[FileIndex], GraphBuilder, LinkContext], Linker]] = {}
+    for spec in all_languages().values():
+        if spec.linker and spec.linker not in found:
+            module, _, function = spec.linker.partition(":")
+            found[spec.linker] = getattr(importlib.import_module(module), function)
+    return tuple(found.values())
 
 
 def _file_entries(indexes: Sequence[FileIndex], statuses: Iterable[Any]) -> tuple[FileEntry, ...]:

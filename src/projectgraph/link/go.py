@@ -1872,9 +1872,6 @@ def _module_of(folder: str, modules: list[_Module]) -> _Module | None:
     return best
 
 
-SURFACE_ECOSYSTEMS = ("go",)  # link/units.py takes the external keys of go units from unit_surface
-
-
 @dataclass(frozen=True)
 class Surface:
     """The external key of each definition of a unit (keys before the unit prefix)."""

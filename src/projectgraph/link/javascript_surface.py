@@ -38,7 +38,6 @@ from projectgraph.link.core import GraphBuilder, Value
 from projectgraph.link.javascript import JavaScriptLinker, _condition_targets, _exports_targets
 from projectgraph.manifests import read_manifests
 
-SURFACE_ECOSYSTEMS = ("npm",)  # link/units.py takes the surface of these ecosystems' units from here
 # the npm unit rules (this surface, and the JavaScript linker reading a unit's package.json): a
 # stored unit link of another version misses
 SURFACE_VERSION = 3

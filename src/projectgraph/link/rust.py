@@ -1978,9 +1978,6 @@ def _dependency_tables(data: dict[str, Any]) -> list[dict[str, Any]]:
     return tables
 
 
-SURFACE_ECOSYSTEMS = ("cargo",)  # link/units.py takes the external keys of cargo units from unit_surface
-
-
 @dataclass(frozen=True)
 class Surface:
     """The external key of each public definition of a unit (keys before the unit prefix)."""

@@ -9,10 +9,11 @@ re-exports, a node of its own with an ``export`` edge, gets the short key), and 
 nodes, edges, unresolved sites and dynamic flags into the project's graph. External nodes are shared
 by key, so a call of ``urllib3//PoolManager`` in requests and one in the project are one node.
 
-A language whose keys are not a file's ``module//name`` (an npm package's exports map) gives a unit's
-keys through a surface: a module of ``projectgraph.link`` with ``SURFACE_ECOSYSTEMS`` and
-``unit_surface(root, package, indexes)`` returning ``UnitSurface`` (each definition's external key,
-each external key's definitions, and keys that forward to another package's keys).
+A language whose keys are not a file's ``module//name`` (an npm package's exports map) gives a
+unit's keys through a surface: its language's record names (``LanguageSpec.surface``, for its
+``ecosystems``) a ``unit_surface(root, package, indexes)`` returning ``UnitSurface`` (each
+definition's external key, each external key's definitions, and keys that forward to another
+package's keys).
 
 Then each external node gets a ``package`` edge to the unit definition that gives it: the node whose
 ``external`` is its key, else (a name under a prefix that a unit gives) the prefix's definition
@@ -30,7 +31,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-import pkgutil
 import posixpath
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -175,17 +175,17 @@ class UnitSurface(Protocol):
 
 @cache
 def _surface_makers() -> dict[str, Callable[[str, str, Sequence[FileIndex]], UnitSurface]]:
-    """``unit_surface(root, package, indexes)`` of each module of ``projectgraph.link`` that defines
-    it, by each ecosystem of its ``SURFACE_ECOSYSTEMS``: a language whose keys are not the plain
-    ``module//name`` of a file (an npm package's exports map) gives its units' keys this way."""
-    import projectgraph.link as package
+    """``unit_surface(root, package, indexes)`` of each language that names one
+    (``LanguageSpec.surface``), by each of its ``ecosystems``: a language whose keys are not the
+    plain ``module//name`` of a file (an npm package's exports map) gives its units' keys this way."""
+    from projectgraph.languages import all_languages
 
     makers: dict[str, Callable[[str, str, Sequence[FileIndex]], UnitSurface]] = {}
-    for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        loaded = importlib.import_module(f"{package.__name__}.{module.name}")
-        make = getattr(loaded, "unit_surface", None)
-        for ecosystem in getattr(loaded, "SURFACE_ECOSYSTEMS", ()):
-            if make is not None:
+    for spec in all_languages().values():
+        if spec.surface:
+            module, _, function = spec.surface.partition(":")
+            make = getattr(importlib.import_module(module), function)
+            for ecosystem in spec.ecosystems:
                 makers.setdefault(ecosystem, make)
     return makers
 

@@ -1,14 +1,15 @@
 """Control files: the files that are not source but change the graph (manifests, configs).
 
 A control file is read whole on every sync, with no size or time shortcut: there are few of them and
-they are small. Which names count is decided here once: every file the link stage or the project
-configuration reads (``manifests.read_manifests``, ``config.load_config``, the JavaScript, Go and
-Rust linkers' package.json, tsconfig, go.mod and Cargo.toml lookups, the Maven and Gradle build
-files). Nested ones count in every folder that holds a source file or is above one, as the linkers
-look for them there, and so does a config a tsconfig ``extends``, wherever it is. The ``src`` folder
-counts too (its presence adds a Python import root), as the pseudo path ``src/``. A linker that
-comes to read another file must have it named here, or a change to it goes unseen until a file
-changes (``tests/test_sync_oracle.py`` edits manifests to catch that).
+they are small. Which names count is each language's to say (``LanguageSpec.control_files`` and its
+families of names): every file the link stage reads for that language (the manifests, the
+JavaScript, Go, Rust and Java linkers' package.json, tsconfig, go.mod, Cargo.toml, Maven and Gradle
+lookups); ``projectgraph.toml`` (``config.load_config``) is this module's own. Nested ones count in
+every folder that holds a source file or is above one, as the linkers look for them there, and so
+does a config a tsconfig ``extends``, wherever it is. The ``src`` folder counts too (its presence
+adds a Python import root), as the pseudo path ``src/``. A linker that comes to read another file
+must have it named in its language's record, or a change to it goes unseen until a file changes
+(``tests/test_sync_oracle.py`` edits manifests to catch that).
 """
 
 from __future__ import annotations
@@ -20,26 +21,13 @@ import re
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from projectgraph import safefs
+from projectgraph.languages import all_languages
 
-ROOT_NAMES = frozenset({"projectgraph.toml"})
-FOLDER_NAMES = frozenset(  # nested pyproject.toml and setup.cfg: a monorepo package's entry points
-    {
-        "pyproject.toml",
-        "setup.cfg",
-        "package.json",
-        "tsconfig.json",
-        "jsconfig.json",
-        "go.mod",
-        "Cargo.toml",
-        "pom.xml",
-        "build.gradle",
-        "build.gradle.kts",
-    }
-)
-ROOT_PATTERNS = (("requirements", ".txt"), ("tsconfig", ".json"), ("jsconfig", ".json"))
+ROOT_NAMES = frozenset({"projectgraph.toml"})  # the tool's own configuration, at the root only
 SOURCE_ROOT = "src/"
 _EXTENDS = re.compile(rb'"extends"\s*:\s*"(\.[^"]*)"')
 
@@ -61,14 +49,34 @@ class ControlFile:
             return ""
 
 
+@cache
+def folder_names() -> frozenset[str]:
+    """The control-file names of every language (``LanguageSpec.control_files``): in any folder."""
+    return frozenset(name for spec in all_languages().values() for name in spec.control_files)
+
+
+@cache
+def _patterns() -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """The (prefix, suffix) families of every language: those of any folder, those of the root."""
+    specs = all_languages().values()
+    anywhere = sorted({pattern for spec in specs for pattern in spec.control_patterns})
+    at_root = sorted({pattern for spec in specs for pattern in spec.root_control_patterns})
+    return tuple(anywhere), tuple(at_root)
+
+
+def _in_family(name: str, patterns: Iterable[tuple[str, str]]) -> bool:
+    return any(name.startswith(prefix) and name.endswith(suffix) for prefix, suffix in patterns)
+
+
 def is_control_name(path: str) -> bool:
     """Whether a project path names a control file (at the root, or in any folder for nested ones)."""
     folder, _, name = path.rpartition("/")
-    if name in FOLDER_NAMES or (name.startswith(("tsconfig", "jsconfig")) and name.endswith(".json")):
+    anywhere, at_root = _patterns()
+    if name in folder_names() or _in_family(name, anywhere):
         return True  # a tsconfig may be extended from anywhere
     if folder:
         return False
-    return name in ROOT_NAMES or any(name.startswith(a) and name.endswith(b) for a, b in ROOT_PATTERNS)
+    return name in ROOT_NAMES or _in_family(name, at_root)
 
 
 def _folders(paths: Iterable[str]) -> set[str]:
@@ -86,6 +94,7 @@ def control_files(root: Path, source_paths: Iterable[str], digests: bool = True)
     """The control files of the project whose source files are ``source_paths``, sorted by path
     (without ``digests``, only stamped: the digest is left empty)."""
     candidates: set[str] = set()
+    names = folder_names()
     try:
         for entry in os.scandir(root):
             if is_control_name(entry.name):
@@ -94,7 +103,7 @@ def control_files(root: Path, source_paths: Iterable[str], digests: bool = True)
         pass
     for folder in _folders(source_paths):
         if folder:
-            candidates.update(f"{folder}/{name}" for name in FOLDER_NAMES)
+            candidates.update(f"{folder}/{name}" for name in names)
     found: dict[str, ControlFile] = {}
     queue = sorted(candidates)
     base = os.fspath(root)
@@ -114,7 +123,7 @@ def control_files(root: Path, source_paths: Iterable[str], digests: bool = True)
             continue
         digest = hashlib.sha256(data).hexdigest() if digests else ""
         found[rel] = ControlFile(rel, digest, st.st_size, st.st_mtime_ns)
-        if rel.rpartition("/")[2].startswith(("tsconfig", "jsconfig")):
+        if _in_family(rel.rpartition("/")[2], _patterns()[0]):
             queue.extend(_extended(rel, data))
     if os.path.isdir(root / "src"):
         found[SOURCE_ROOT] = ControlFile(SOURCE_ROOT, "", -1, -1)
@@ -122,8 +131,8 @@ def control_files(root: Path, source_paths: Iterable[str], digests: bool = True)
 
 
 def _extended(rel: str, data: bytes) -> list[str]:
-    """The configs a tsconfig/jsconfig extends by a relative path (the JavaScript linker reads
-    them wherever they are), inside the project."""
+    """The configs a config of a family (a tsconfig, a jsconfig) extends by a relative path (the
+    JavaScript linker reads them wherever they are), inside the project."""
     found = []
     for target in _EXTENDS.findall(data):
         path = posixpath.normpath(posixpath.join(posixpath.dirname(rel), target.decode("utf-8", "replace")))

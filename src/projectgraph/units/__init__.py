@@ -7,14 +7,15 @@ own, prefixes its keys with the unit name (``pypi:PyYAML@6.0.2//yaml/__init__.py
 each external key another package writes (``yaml//load``) to the unit's definition by a ``package``
 edge.
 
-Discovery is a registry, as ``projectgraph.link`` finds its linkers: every module of this package
-that defines ``discover(project_root: Path, config: DepsConfig) -> list[Unit]`` is called, in module
-name order. The contract of a ``discover`` function:
+Discovery reads the language records: each unit finder a language names (``LanguageSpec.units``,
+``discover(project_root: Path, config: DepsConfig) -> list[Unit]``, with the ``ecosystems`` it
+serves) is called once, in the order of the first language naming it. The contract of a
+``discover`` function:
 
 - it returns the units of its ecosystems that ``config`` asks for: with ``config.auto``, what it
   finds under ``project_root`` itself (a Python virtual environment, ``node_modules``, ...); and for
-  each ``config.named`` entry whose ecosystem is one of the module's ``ECOSYSTEMS`` (a tuple of
-  strings every such module defines), the unit(s) of that folder;
+  each ``config.named`` entry whose ecosystem is one of its language's ``ecosystems``, the unit(s)
+  of that folder;
 - it reads files only (no subprocess, no network) and raises ``DepsError`` with a message that names
   the folder for a folder it was asked for and cannot read as a unit;
 - each ``Unit`` it returns is complete: ``root`` an absolute folder, ``files`` the source files to
@@ -34,7 +35,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import pkgutil
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -197,14 +197,15 @@ Discoverer = Callable[[Path, DepsConfig], list[Unit]]
 
 @cache
 def _modules() -> tuple[tuple[tuple[str, ...], Discoverer], ...]:
-    """``(ECOSYSTEMS, discover)`` of every module of this package that has a ``discover``."""
-    found = []
-    for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        loaded = importlib.import_module(f"{__name__}.{module.name}")
-        function = getattr(loaded, "discover", None)
-        if function is not None:
-            found.append((tuple(getattr(loaded, "ECOSYSTEMS", ())), function))
-    return tuple(found)
+    """``(ecosystems, discover)`` of every unit finder a language names, once each."""
+    from projectgraph.languages import all_languages  # the languages' folders import this module
+
+    found: dict[str, tuple[tuple[str, ...], Discoverer]] = {}
+    for spec in all_languages().values():
+        if spec.units and spec.units not in found:
+            module, _, function = spec.units.partition(":")
+            found[spec.units] = (spec.ecosystems, getattr(importlib.import_module(module), function))
+    return tuple(found.values())
 
 
 def known_ecosystems() -> tuple[str, ...]:

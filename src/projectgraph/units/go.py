@@ -42,10 +42,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from projectgraph import safefs
+from projectgraph.languages import language
 from projectgraph.languages.go import constraints
 from projectgraph.units import DepsConfig, DepsError, Unit, split_name, unit_name
 
-ECOSYSTEMS = ("go",)
+ECOSYSTEMS = language("go").ecosystems  # as its language's record says
 LANGUAGES = ("go",)
 _PACKAGE_CLAUSE = re.compile(rb"^package[ \t]", re.MULTILINE)
 _HEAD_BYTES = 16 * 1024

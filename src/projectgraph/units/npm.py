@@ -40,9 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from projectgraph import safefs
+from projectgraph.languages import language
 from projectgraph.units import DepsConfig, DepsError, Unit, split_name, unit_name
 
-ECOSYSTEMS = ("npm",)
+ECOSYSTEMS = language("javascript").ecosystems  # as its language's record says
 _LANGUAGE_OF = {
     ".js": "javascript",
     ".mjs": "javascript",

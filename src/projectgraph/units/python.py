@@ -35,9 +35,10 @@ from email.parser import HeaderParser
 from pathlib import Path
 
 from projectgraph import safefs
+from projectgraph.languages import language
 from projectgraph.units import DepsConfig, DepsError, Unit, split_name, unit_name
 
-ECOSYSTEMS = ("pypi", "python")
+ECOSYSTEMS = language("python").ecosystems  # as its language's record says
 LANGUAGES = ("python",)
 _STD_SKIP = frozenset(
     {"site-packages", "dist-packages", "test", "tests", "idlelib", "turtledemo", "ensurepip"}

@@ -38,9 +38,10 @@ from pathlib import Path
 from typing import Any
 
 from projectgraph import safefs
+from projectgraph.languages import language
 from projectgraph.units import DepsConfig, DepsError, Unit, split_name, unit_name
 
-ECOSYSTEMS = ("cargo",)
+ECOSYSTEMS = language("rust").ecosystems  # as its language's record says
 LANGUAGES = ("rust",)
 DEBIAN_REGISTRY = Path("/usr/share/cargo/registry")
 _NOT_PROJECT = frozenset(("vendor", "target", "node_modules"))

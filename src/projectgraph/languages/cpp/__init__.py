@@ -9,6 +9,7 @@ GENERIC = GenericLanguage(
     module=__name__,
     source=__file__,
     extensions=(".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl", ".tpp"),
+    module_separator="::",
     grammar="cpp",
     type_bodies_run_on_construction=True,
     separators=("::",),

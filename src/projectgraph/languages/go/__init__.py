@@ -1,7 +1,7 @@
 """Go: packages, imports, functions, methods with receivers, types with method sets and embedding,
 calls with chained receivers, result types by position, bindings, build constraints."""
 
-from projectgraph.languages.base import LanguageSpec
+from projectgraph.languages.base import LanguageSpec, StandardLibrary
 
 LANGUAGES = (
     LanguageSpec(
@@ -10,6 +10,14 @@ LANGUAGES = (
         grammar="go",
         extractor="projectgraph.languages.go.extract:extract",
         tier="deep",
+        module_separator="/",
+        control_files=("go.mod",),
+        standard=StandardLibrary(dotless=True),  # a module path of a download starts with its host
+        units="projectgraph.units.go:discover",
+        ecosystems=("go",),
+        surface="projectgraph.link.go:unit_surface",
+        linker="projectgraph.link.go:make_linker",
+        generated_marker=rb"^// Code generated .* DO NOT EDIT\.\r?$",  # Go's convention
         edge_kinds=(
             "direct",
             "import",

@@ -1,6 +1,6 @@
 """Java: packages and imports, classes and their members, declared types, calls, constructors."""
 
-from projectgraph.languages.base import LanguageSpec
+from projectgraph.languages.base import LanguageSpec, StandardLibrary
 
 LANGUAGES = (
     LanguageSpec(
@@ -9,6 +9,10 @@ LANGUAGES = (
         grammar="java",
         extractor="projectgraph.languages.java.extract:extract",
         tier="deep",
+        module_separator=".",
+        control_files=("pom.xml", "build.gradle", "build.gradle.kts"),
+        standard=StandardLibrary(tops=frozenset({"java", "javax", "jdk", "sun"})),
+        linker="projectgraph.link.java:make_linker",
         edge_kinds=("direct", "member", "cha", "name", "reference", "extends", "implements"),
         extracts=(
             "package",

@@ -3,6 +3,7 @@ class), functions, methods, secondary constructors, calls with receivers, constr
 supertypes, imports (a class whose file the import path names gives an edge).
 """
 
+from projectgraph.languages.base import StandardLibrary
 from projectgraph.languages.generic import GenericLanguage
 
 GENERIC = GenericLanguage(
@@ -10,6 +11,8 @@ GENERIC = GenericLanguage(
     module=__name__,
     source=__file__,
     extensions=(".kt", ".kts"),
+    module_separator=".",
+    standard=StandardLibrary(tops=frozenset({"java", "javax", "jdk", "kotlin", "kotlinx"})),
     grammar="kotlin",
     type_bodies_run_on_construction=True,
     separators=(".",),

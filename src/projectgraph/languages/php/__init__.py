@@ -10,6 +10,7 @@ GENERIC = GenericLanguage(
     module=__name__,
     source=__file__,
     extensions=(".php",),
+    module_separator="\\",
     grammar="php",
     interpreters=("php",),
     type_bodies_run_on_construction=True,

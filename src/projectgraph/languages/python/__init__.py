@@ -1,6 +1,31 @@
 """Python: imports, definitions, calls, receivers and dynamic features."""
 
-from projectgraph.languages.base import LanguageSpec
+import sys
+
+from projectgraph.languages.base import LanguageSpec, StandardLibrary
+
+STANDARD = StandardLibrary(
+    tops=frozenset(sys.stdlib_module_names),
+    ecosystem="python",
+    main_module="__main__",
+    builtins_module="builtins",
+    # builtins whose code reaches other modules whatever is passed to them
+    not_leaves=frozenset({"__import__", "exec", "eval", "compile", "breakpoint", "help"}),
+    compiled_modules=frozenset(sys.builtin_module_names) - {"builtins"},
+    compiled_leaves=True,
+    # compiled standard modules that import or run code by name (the others call back only what is
+    # passed to them, which the link step follows by reference edges)
+    compiled_not_leaves=frozenset(
+        {
+            "_pickle",
+            "_imp",
+            "_frozen_importlib",
+            "_frozen_importlib_external",
+            "_xxsubinterpreters",
+            "marshal",
+        }
+    ),
+)
 
 LANGUAGES = (
     LanguageSpec(
@@ -37,5 +62,13 @@ LANGUAGES = (
             "dynamic",
         ),
         interpreters=("python", "pypy"),
+        module_separator=".",
+        # nested pyproject.toml and setup.cfg: a monorepo package's entry points
+        control_files=("pyproject.toml", "setup.cfg"),
+        root_control_patterns=(("requirements", ".txt"),),
+        standard=STANDARD,
+        units="projectgraph.units.python:discover",
+        ecosystems=("pypi", "python"),
+        linker="projectgraph.link.python:make_linker",
     ),
 )

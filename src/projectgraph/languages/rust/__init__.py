@@ -1,6 +1,6 @@
 """Rust: modules, use trees, impl blocks and traits, declared and returned types, macros."""
 
-from projectgraph.languages.base import LanguageSpec
+from projectgraph.languages.base import LanguageSpec, StandardLibrary
 
 LANGUAGES = (
     LanguageSpec(
@@ -9,6 +9,13 @@ LANGUAGES = (
         grammar="rust",
         extractor="projectgraph.languages.rust.extract:extract",
         tier="deep",
+        module_separator="::",
+        control_files=("Cargo.toml",),
+        standard=StandardLibrary(tops=frozenset({"std", "core", "alloc", "proc_macro", "test"})),
+        units="projectgraph.units.rust:discover",
+        ecosystems=("cargo",),
+        surface="projectgraph.link.rust:unit_surface",
+        linker="projectgraph.link.rust:make_linker",
         edge_kinds=(
             "direct",
             "import",

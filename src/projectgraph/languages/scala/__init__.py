@@ -10,6 +10,7 @@ GENERIC = GenericLanguage(
     module=__name__,
     source=__file__,
     extensions=(".scala", ".sc"),
+    module_separator=".",
     grammar="scala",
     type_bodies_run_on_construction=True,
     separators=(".",),

@@ -9,6 +9,7 @@ LANGUAGES = (
         grammar="svelte",
         extractor="projectgraph.languages.javascript.sfc:extract_svelte",
         tier="deep",
+        linker="projectgraph.link.javascript:make_linker",
         edge_kinds=("direct", "import", "export", "member", "assignment", "cha", "field", "reference"),
         extracts=("scripts (instance, module) as JS/TS", "template handlers, expressions and components"),
     ),

@@ -9,6 +9,7 @@ LANGUAGES = (
         grammar="vue",
         extractor="projectgraph.languages.javascript.sfc:extract_vue",
         tier="deep",
+        linker="projectgraph.link.javascript:make_linker",
         edge_kinds=("direct", "import", "export", "member", "assignment", "cha", "field", "reference"),
         extracts=("scripts (script, script setup) as JS/TS", "template handlers, expressions and components"),
     ),
