@@ -60,8 +60,14 @@ function defaulted(x) { info(x); return x }
 function rested(x) { rest.error(x); return x }
 function reassigned(x) { later(x); return x }
 function followed(x) { plain(x); return x }
+function caught() { try { risky() } catch (fail) { fail(1) } }
+function looped() { for (const h of noHandlers()) h(1) }
+function noHandlers() { return [] }
+function indexed(...fns) { fns[0](1) }
 
-module.exports = { newer, first, quiet, traced, logged, lowest, defaulted, rested, reassigned, followed }
+module.exports = {
+  newer, first, quiet, traced, logged, lowest, defaulted, rested, reassigned, followed, caught, looped, indexed
+}
 """
 
 
@@ -112,6 +118,9 @@ def test_a_function_that_calls_nothing_still_answers_not_found(project: Path) ->
         ("lowest", "low(x)"),  # an array pattern from a value the index does not follow
         ("defaulted", "info(x)"),  # an object pattern's default
         ("reassigned", "later(x)"),  # `[later] = ...`: a destructuring assignment
+        ("caught", "fail(1)"),  # a catch clause's parameter: the thrown value
+        ("looped", "h(1)"),  # for-of over a value the index does not follow
+        ("indexed", "fns[0](1)"),  # an array element: no definition is named "0"
     ],
 )
 def test_a_name_declared_or_destructured_without_a_followed_value_is_uncertain(

@@ -33,7 +33,7 @@ from projectgraph.graph import CONFIDENCE, UNPLACED_FILE, Dynamic, Edge, Graph, 
 from projectgraph.keys import KeyError_
 from projectgraph.units import standard
 
-VERSION = 4
+VERSION = 5
 """reach.VERSION: the search rules. ``Searched.version`` carries it."""
 
 WALKED = frozenset({"calls", "imports", "references"})
@@ -613,8 +613,12 @@ class _Uncertainties:
         entered: set[str] = set()
         packages: Packages | None = None
         for key in sorted(reached):
+            # a covered site (a call of a parameter) is answered by the arguments its function's
+            # callers pass, which the search walks from them; a start of the search (a root, a
+            # source) has callers the graph does not hold, so what its parameters hold is unknown
+            start = reached[key][1] is None
             for site in by_caller.get(key, ()):
-                if not site.covered:
+                if start or not site.covered:
                     self._add(unresolved_scope(site), unresolved_pending(site))
             for flag in dynamic.get(key, ()):
                 self._add(dynamic_scope(flag), dynamic_pending(flag))

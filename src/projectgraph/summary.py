@@ -77,7 +77,7 @@ from projectgraph.reach import VERSION as REACH_VERSION
 from projectgraph.store import sqlite as sql
 from projectgraph.units import AUTO_DEPS, discover_units
 
-VERSION = 3
+VERSION = 4
 """summary.VERSION: the summary format and its rules. A store of summaries keys on it. 3: ``names``
 holds every definition name whose definitions reach a key (2: only this package's called names)."""
 
@@ -187,7 +187,8 @@ class Summary:
     every_search: tuple[Uncertain, ...]
     reach_sets: tuple[Reach, ...]
     uncertainty_sets: tuple[int, ...]
-    symbols: dict[str, tuple[int, int]]  # symbol -> (reach set, uncertainty set), sorted
+    # symbol -> (reach set, uncertainty set entered by a call, uncertainty set of a search from it), sorted
+    symbols: dict[str, tuple[int, int, int]]
     names: dict[str, int]  # name -> reach set of every definition of that name, sorted
     versions: dict[str, int] = field(default_factory=dict)
     context: str = ""  # digest of the table of units the calls into other packages were scoped by
@@ -197,7 +198,7 @@ class Summary:
     def status(self, symbol: str, target: str | Target) -> str:
         """found, not-found, uncertain or no-such-target, as a search from ``symbol`` would say."""
         wanted = target if isinstance(target, Target) else Target.by_key(target)
-        reach_set, uncertainty_set = self._symbol(symbol)
+        reach_set, _entered, uncertainty_set = self._symbol(symbol)
         mask, own, exact = self._target(wanted.key)
         reached = self.reach_sets[reach_set]
         if reached.externals & mask or any(_in_runs(reached.runs, position) for position in own):
@@ -229,8 +230,13 @@ class Summary:
         """Every uncertainty of a search from ``symbol``: those of every search, then its own."""
         return [
             *self.every_search,
-            *_members(self.uncertainty_sets[self._symbol(symbol)[1]], self.uncertainties),
+            *_members(self.uncertainty_sets[self._symbol(symbol)[2]], self.uncertainties),
         ]
+
+    def entered_uncertainties(self, symbol: str) -> list[Uncertain]:
+        """The uncertainties of ``symbol`` when a call enters it (a join): a search from it less
+        its own parameter calls, which the caller's arguments answer (reach's covered sites)."""
+        return _members(self.uncertainty_sets[self._symbol(symbol)[1]], self.uncertainties)
 
     def path(self, graph: Graph, symbol: str, target: str | Target) -> ReachResult:
         """The one search from ``symbol`` in the package's graph (a unit's own graph when ``graph``
@@ -241,7 +247,7 @@ class Summary:
         query = Query(targets=(wanted,), sources=(Source(symbol),), mode=SOURCES_ONLY, unit_sources=True)
         return reach(graph, query)[0]
 
-    def _symbol(self, symbol: str) -> tuple[int, int]:
+    def _symbol(self, symbol: str) -> tuple[int, int, int]:
         sets = self.symbols.get(symbol)
         if sets is None:
             raise UnknownSymbolError(f"{symbol!r} is not an exported symbol of {self.unit or 'the package'}")
@@ -393,7 +399,7 @@ class Summary:
                 for bits, runs in data["reach_sets"]
             ),
             uncertainty_sets=tuple(int(s, 16) for s in data["uncertainty_sets"]),
-            symbols={symbol: (sets[0], sets[1]) for symbol, sets in data["symbols"].items()},
+            symbols={symbol: (sets[0], sets[1], sets[2]) for symbol, sets in data["symbols"].items()},
             names=dict(data["names"]),
             versions=dict(data["versions"]),
             context=data["context"],
@@ -421,7 +427,7 @@ class Summary:
                     "reaches": self.reaches(symbol),
                     "uncertainties": [
                         _uncertain_json(u)
-                        for u in _members(self.uncertainty_sets[sets[1]], self.uncertainties)
+                        for u in _members(self.uncertainty_sets[sets[2]], self.uncertainties)
                     ],
                 }
                 for symbol, sets in self.symbols.items()
@@ -607,10 +613,14 @@ def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) ->
     # the uncertainty of each unresolved site and dynamic flag, on the node whose code has it
     uncertainties: list[Uncertain] = []
     own_uncertain = [0] * len(names)
+    start_uncertain: dict[int, int] = {}  # a covered site counts in a search from its own function
     for site in graph.unresolved:
         if not site.covered:
             own_uncertain[number[site.caller]] |= 1 << len(uncertainties)
-            uncertainties.append(Uncertain(*unresolved_pending(site), *unresolved_scope(site)))
+        else:
+            at = number[site.caller]
+            start_uncertain[at] = start_uncertain.get(at, 0) | 1 << len(uncertainties)
+        uncertainties.append(Uncertain(*unresolved_pending(site), *unresolved_scope(site)))
     for flag in graph.dynamic:
         own_uncertain[number[flag.caller]] |= 1 << len(uncertainties)
         uncertainties.append(Uncertain(*dynamic_pending(flag), *dynamic_scope(flag)))
@@ -690,9 +700,12 @@ def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) ->
     symbol_sets = {}
     for symbol in chosen:
         component = component_of[number[symbol]]
+        entered = uncertain_of[component]
+        from_it = _union(entered, start_uncertain.get(number[symbol], 0))
         symbol_sets[symbol] = (
             reach_table.setdefault(reach_of[component], len(reach_table)),
-            uncertainty_table.setdefault(uncertain_of[component], len(uncertainty_table)),
+            uncertainty_table.setdefault(entered, len(uncertainty_table)),
+            uncertainty_table.setdefault(from_it, len(uncertainty_table)),
         )
     name_ids = {name: reach_table.setdefault(name_sets[name], len(reach_table)) for name in sorted(name_sets)}
     every = tuple(Uncertain(*pending, EVERYWHERE, "") for pending in every_search(graph))
@@ -916,7 +929,7 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
                 queue.append(key)
             if key != symbol:
                 edges.append(Edge(symbol, key, "calls", "package", NO_SITE, via))
-        for u in made.uncertainties_of(symbol):
+        for u in (*made.every_search, *made.entered_uncertainties(symbol)):
             if u.scope == PACKAGE:
                 continue  # the external key it stands for is reached, and scoped by this graph
             site = u.site or NO_SITE

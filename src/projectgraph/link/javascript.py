@@ -1812,6 +1812,10 @@ class JavaScriptLinker:
     def _unresolved(
         self, caller: str, site: Site, reason: str, name: str, text: str, covered: bool = False
     ) -> None:
+        if reason == "unknown-receiver" and name.isdigit():
+            # `fns[0](x)`: an element of an array the index does not follow, which no definition
+            # is named after: it may be any function, not only one called "0"
+            reason, name = "computed-name", ""
         self.builder.unresolved_site(Unresolved(caller, site, reason, name, text, covered=covered))
 
     # ---- arguments ------------------------------------------------------------------------

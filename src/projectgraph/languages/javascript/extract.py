@@ -387,6 +387,7 @@ class _Extractor:
             "decorator": self._decorator,
             "declare": self._declare,
             "assign": self._assign,
+            "catch": self._catch,
             "import": self._import,
             "export": self._export,
             "field": self._field,
@@ -1112,6 +1113,10 @@ class _Extractor:
             for part in pattern.named_children:
                 self._unfollowed_pattern(part, line, scope)
 
+    def _catch(self, node: Node) -> None:
+        """`catch (fail) { fail() }`: the thrown value, which the index does not follow."""
+        self._unfollowed_pattern(node, node.start_point[0] + 1, self._scope())
+
     def _cast(self, target: str, value: Node, line: int, scope: str) -> None:
         """`x = y as Foo` declares x a Foo."""
         if value.type in ("as_expression", "satisfies_expression") and value.named_child_count >= 2:
@@ -1780,11 +1785,15 @@ class _Extractor:
         if operator is None or operator.type != "of" or right is None:
             return
         source = element_source(right)
-        if source is None:
-            return
-        base, mode = source
         line, column = node.start_point
         scope = self._scope_at(node.start_byte)
+        if source is None:
+            # `for (const h of pick()) h()`: elements of a value the index does not follow
+            left = node.child_by_field_name("left")
+            if left is not None:
+                self._unfollowed_pattern(left, line + 1, scope)
+            return
+        base, mode = source
         for name in element_names(node.child_by_field_name("left"), mode):
             self.assignments.append(Assignment(line + 1, scope, name, f"each:{mode}:{base}"))
         if mode == "values" and not base.startswith("Object."):

@@ -20,6 +20,7 @@
 (export_statement) @export
 (return_statement) @return
 (for_in_statement) @forof
+(catch_clause parameter: (_) @catch)
 (yield_expression) @yield
 ; names passed as call arguments are read by the call's handler, not captured
 (pair value: [(identifier) (member_expression)] @ref)
