@@ -66,7 +66,8 @@ function noHandlers() { return [] }
 function indexed(...fns) { fns[0](1) }
 
 module.exports = {
-  newer, first, quiet, traced, logged, lowest, defaulted, rested, reassigned, followed, caught, looped, indexed
+  newer, first, quiet, traced, logged, lowest, defaulted, rested, reassigned, followed,
+  caught, looped, indexed
 }
 """
 

@@ -6,7 +6,8 @@ uncertainty (it is "covered"). A start of the search (a ``--source``, or a root)
 graph does not hold, so what its parameters hold is unknown: ``reach logging//error --source
 run`` answered not-found for ``def run(cb): cb(1)``, although ``run(logging.error)`` from any caller
 calls it (a false not-found, in every language with covered sites). A function entered by a call
-from the search keeps the precise answer (its parameter holds what the search's callers pass). Each case runs the real CLI on real parses.
+from the search keeps the precise answer (its parameter holds what the search's callers pass).
+Each case runs the real CLI on real parses.
 """
 
 from __future__ import annotations
@@ -75,7 +76,9 @@ def _reach(root: Path, target: str, source: str) -> dict[str, object]:
 
 
 @pytest.fixture(scope="module", params=["python", "javascript"])
-def project(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+def project(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, str, str]:
     root = tmp_path_factory.mktemp(request.param)
     if request.param == "python":
         (root / "mod.py").write_text(PYTHON, encoding="utf-8")
