@@ -1377,10 +1377,14 @@ def build_tracked(indexes: Iterable[FileIndex], options: LinkOptions) -> tuple[G
         linker.link()
     marks.append((len(builder.log), len(builder.edges), len(builder.unresolved), len(builder.dynamic), 0))
     start, end = marks[position], marks[position + 1]
+    # a linker may set a node of its own again (Rust, Java: the external key of a public item):
+    # each logged node as the builder holds it at the end, as the full link gives it
+    final = builder.nodes
+    logged = [final.get(n.key, n) for n in builder.log]
     others = _Others(
         position=position,
-        nodes_before=builder.log[: start[0]],
-        nodes_after=builder.log[end[0] :],
+        nodes_before=logged[: start[0]],
+        nodes_after=logged[end[0] :],
         edges_before=builder.edges[: start[1]],
         edges_after=builder.edges[end[1] :],
         unresolved=builder.unresolved[: start[2]] + builder.unresolved[end[2] :],
