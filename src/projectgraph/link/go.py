@@ -862,34 +862,41 @@ class GoLinker:
         a covered record, and the reference edge of the caller keeps reach whole)."""
         passed: dict[str, dict[str, None]] = {}
         for gofile in self.files.values():
-            by_line: dict[tuple[str, int], list[str]] = {}
-            for ref in gofile.index.references:
-                by_line.setdefault((ref.scope, ref.line), []).append(ref.name)
-            calls_by_line: dict[tuple[str, int], list[Call]] = {}
-            for call in gofile.index.calls:
-                if not call.new and call.callee != "<expr>":
-                    calls_by_line.setdefault((call.scope, call.line), []).append(call)
-            for call in gofile.index.calls:
-                names = by_line.get((call.scope, call.line), [])
-                others = calls_by_line.get((call.scope, call.line), [])
-                if (not names and len(others) < 2) or call.new or call.callee == "<expr>":
-                    continue
-                callee = self._resolve(gofile, call.scope, call.callee, call.line)
-                if callee.kind != "funcs":
-                    continue
-                values = [self._resolve(gofile, call.scope, name, call.line) for name in names]
-                for other in others:
-                    if other is not call and other.callee[-2:] != "()":
-                        made = self._resolve(gofile, other.scope, other.callee, other.line)
-                        if made.kind == "funcs":
-                            values.append(self._result(made, 0))
-                functions = [i.key for v in values if v.kind == "funcs" for i in v.funcs if _is_function(i)]
-                functions += [v.key for v in values if v.kind == "ext_func"]
-                for target in callee.funcs:
-                    slot = passed.setdefault(target.key, {})
-                    for key in functions:
-                        slot.setdefault(key, None)
+            for target, functions in self._passed_of(gofile):
+                slot = passed.setdefault(target, {})
+                for key in functions:
+                    slot.setdefault(key, None)
         return {key: list(found) for key, found in passed.items()}
+
+    def _passed_of(self, gofile: _File) -> list[tuple[str, list[str]]]:
+        """One file's share of ``_passed``: (callee key, the functions passed) per call, in order."""
+        shares: list[tuple[str, list[str]]] = []
+        by_line: dict[tuple[str, int], list[str]] = {}
+        for ref in gofile.index.references:
+            by_line.setdefault((ref.scope, ref.line), []).append(ref.name)
+        calls_by_line: dict[tuple[str, int], list[Call]] = {}
+        for call in gofile.index.calls:
+            if not call.new and call.callee != "<expr>":
+                calls_by_line.setdefault((call.scope, call.line), []).append(call)
+        for call in gofile.index.calls:
+            names = by_line.get((call.scope, call.line), [])
+            others = calls_by_line.get((call.scope, call.line), [])
+            if (not names and len(others) < 2) or call.new or call.callee == "<expr>":
+                continue
+            callee = self._resolve(gofile, call.scope, call.callee, call.line)
+            if callee.kind != "funcs":
+                continue
+            values = [self._resolve(gofile, call.scope, name, call.line) for name in names]
+            for other in others:
+                if other is not call and other.callee[-2:] != "()":
+                    made = self._resolve(gofile, other.scope, other.callee, other.line)
+                    if made.kind == "funcs":
+                        values.append(self._result(made, 0))
+            functions = [i.key for v in values if v.kind == "funcs" for i in v.funcs if _is_function(i)]
+            functions += [v.key for v in values if v.kind == "ext_func"]
+            for target in callee.funcs:
+                shares.append((target.key, functions))
+        return shares
 
     @cached_property
     def _methods_by_name(self) -> dict[str, list[DefInfo]]:

@@ -66,7 +66,7 @@ def link(
     """Link an index run: from the tracked link this process keeps, else from the state in the
     store (``old_index(path, hash)`` gives a file's stored index of that content), else in full,
     tracked when the state can be kept (in memory, or in the store: a Python project)."""
-    from projectgraph.link import persisted, persisted_js
+    from projectgraph.link import persisted, persisted_go, persisted_js
     from projectgraph.link.incremental import build_tracked
     from projectgraph.manifests import read_manifests
     from projectgraph.pipeline import link_indexed, link_options
@@ -86,6 +86,15 @@ def link(
             _log.debug("the stored JavaScript link state was not followed: %s", why)
         whole, save_js = persisted_js.build_saved(indexed.indexes, options)
         return Linked(whole, "full", save=save_js, why=why)
+    if persisted_go.handles(indexed.indexes):  # a Go project: its own stored state
+        why = ""
+        if not controls_changed and old_index is not None:
+            found_go, why = persisted_go.relink(store.connection, indexed.indexes, options, old_index)
+            if found_go is not None:
+                return Linked(found_go.graph, "stored", units=found_go.units, save=found_go.save)
+            _log.debug("the stored Go link state was not followed: %s", why)
+        whole, save_go = persisted_go.build_saved(indexed.indexes, options)
+        return Linked(whole, "full", save=save_go, why=why)
     shape = _shape(options)
     if kept is not None and kept[0] == shape and not controls_changed:
         graph = kept[1].relink(indexed.indexes, entries)
