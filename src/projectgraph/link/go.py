@@ -438,6 +438,7 @@ class GoLinker:
                     key = self.external_key(info)
                     node = node._replace(external=key) if key else node
                 self.builder.node(node)
+        _sets = self._method_sets  # before any call: the method sets do not depend on which call asks
         for gofile in self.files.values():
             self._link_file(gofile)
         self._type_edges()

@@ -22,13 +22,16 @@ package clauses and a digest of each passed-functions entry a unit asked for.
 keeps) and after, runs again the pass units that read a changed key, merges the passed-functions
 table, adds the entries that changed to the changed keys, runs again the link units that read a
 changed key and replays every other unit's output as stored. The type edges (embedding,
-implements, a made type's methods) are computed again every time. It gives up (None: link in full,
-and save again) when files came or went, a file's package clause or build flags changed, a type's
-shape changed (its kind, embedded types, fields, underlying type, methods: the method sets every
-interface call reads), the options or rules changed, a file is of another linker, an old index is
-gone, or the graph is truncated. The graph is made as ``link.build`` makes it (roots, stats, every
-file placed); the Go linker's output does not depend on the order of its builder calls (one edge
-per caller, callee and site, the strongest; sorted sets of unresolved sites).
+implements, a made type's methods) are computed again every time, and the files of other languages
+(a Go tree's assembly, C, scripts) are linked in full beside it. It gives up (None: link in full,
+and save again) when Go files came or went, a file's package clause or build flags changed, a
+type's shape changed (its kind, embedded types, fields, underlying type, methods: the method sets
+every interface call reads; and, checked after the relink, the method set of any type, by a digest
+the state keeps), the units of dependency code or the options or rules changed, an old index is
+gone, or the graph is truncated.
+The graph is made as ``link.build`` makes it (roots, stats, every file placed); the Go linker's
+output does not depend on the order of its builder calls (one edge per caller, callee and site,
+the strongest; sorted sets of unresolved sites).
 
 What a replayed unit read is as it was, so it would compute what it computed, with one exception
 the state does not see: a memoized answer found in a cycle of bindings (``x = x.Next()``, whose
@@ -65,7 +68,7 @@ from projectgraph.link.persisted import key_hash
 from projectgraph.link.persisted_js import _LogBuilder
 from projectgraph.store import sqlite as sql
 
-STATE_VERSION = 1
+STATE_VERSION = 4
 """The form of the stored state; a state of another version (or link rules) is not read."""
 
 KIND = "go"
@@ -95,13 +98,20 @@ def shape(options: LinkOptions) -> str:
 
 
 def handles(indexes: Iterable[FileIndex]) -> bool:
-    """Whether this state can be the link's: a project whose every file is Go."""
-    seen = False
+    """Whether this state is the one to keep: a project of Go files, not fewer of them than of
+    Python or JavaScript/TypeScript (whose linkers keep states of their own). The Go linker reads
+    only Go files, and no other linker reads them, so the other languages' files (a Go tree's
+    assembly, C, a script) are linked in full beside the state, as they are now."""
+    counts: dict[str, int] = {}
     for index in indexes:
-        if index.language != go.LANGUAGE:
-            return False
-        seen = True
-    return seen
+        language = "javascript" if index.language == "typescript" else index.language
+        counts[language] = counts.get(language, 0) + 1
+    found = counts.get(go.LANGUAGE, 0)
+    return found > 0 and found >= max(counts.get("python", 0), counts.get("javascript", 0))
+
+
+def _go(indexes: Iterable[FileIndex]) -> list[FileIndex]:
+    return [i for i in indexes if i.language == go.LANGUAGE]
 
 
 def _package_key(ident: str) -> str:
@@ -414,6 +424,7 @@ class TracedGoLinker(go.GoLinker):
             self.builder.node(module_node(gofile.path, go.LANGUAGE, 0))
             for info in gofile.defs.values():
                 self.builder.node(node_for(info))
+        _sets = self._method_sets  # (as the base linker: before any unit)
         if self.plan is not None:
             self.plan.prepare(self)
         for uid, gofile in enumerate(self.files.values()):
@@ -518,7 +529,7 @@ def _link(
     made: list[TracedGoLinker] = []
 
     def make_go(ordered: Sequence[FileIndex], builder: GraphBuilder, context: LinkContext) -> go.GoLinker:
-        if context.unit is not None or context.units:
+        if context.unit is not None:  # (a unit of dependency code's own link)
             return go.make_linker(ordered, builder, context)
         linker = TracedGoLinker(ordered, _LogBuilder(builder), context)
         linker.plan = plan
@@ -551,12 +562,32 @@ def _state(
         "kind": KIND,
         "shape": shape(options),
         "token": uuid.uuid4().hex,
-        "files": {i.path: i.hash for i in indexes},
-        "flags": {i.path: (i.language, *_flags(i)) for i in indexes},
+        "files": {i.path: i.hash for i in _go(indexes)},
+        "flags": {i.path: _flags(i) for i in _go(indexes)},
         "units": len(linker.files),
         "passes": linker.shares is not None,
         "passed": _passed_digests(linker, asked),
+        "method_sets": _method_sets_digest(linker) if "_method_sets" in linker.__dict__ else None,
+        "deps": _units_digest(options),
     }
+
+
+def _units_digest(options: LinkOptions) -> str:
+    """The units of dependency code the link read (a Go unit's result types, fields, methods): the
+    state holds while they are the same files."""
+    return _digest(
+        [
+            (made.unit.name, made.unit.root, sorted((i.path, i.hash) for i in made.indexes))
+            for made in options.units or ()
+        ]
+    )
+
+
+def _method_sets_digest(linker: TracedGoLinker) -> str:
+    """The method set of every concrete type, which the implementations of each interface (and so
+    every interface call, and the type edges) are read from."""
+    table = linker._method_sets
+    return _digest([(tuple(typ), sorted(names)) for typ, names in table.items()])
 
 
 def _inverted(reads: dict[int, set[Key]]) -> dict[int, list[int]]:
@@ -639,13 +670,15 @@ def _relink(
     if state["shape"] != shape(options):
         raise _NotFollowed("linked with other options or rules")
     if not handles(indexes):
-        raise _NotFollowed("files of another linker")
-    if {i.path: (i.language, *_flags(i)) for i in indexes} != state["flags"]:
-        raise _NotFollowed("files came or went, or a package clause or build flag changed")
+        raise _NotFollowed("not a project of Go files")
+    if {i.path: _flags(i) for i in _go(indexes)} != state["flags"]:
+        raise _NotFollowed("Go files came or went, or a package clause or build flag changed")
+    if state["deps"] != _units_digest(options):
+        raise _NotFollowed("the units of dependency code changed")
     files: dict[str, str] = state["files"]
     changed: set[Key] = set()
     changed_paths: set[str] = set()
-    for index in indexes:
+    for index in _go(indexes):
         if index.hash == files[index.path]:
             continue
         old = old_index(index.path, files[index.path])
@@ -684,6 +717,8 @@ def _relink(
     graph, linker = _link(indexes, options, plan)
     if graph.truncations:
         raise _NotFollowed("truncated")
+    if state["method_sets"] is not None and _method_sets_digest(linker) != state["method_sets"]:
+        raise _NotFollowed("the method sets changed")  # (the units replayed read them as they were)
     reads = _all_reads(linker)
     # the digests of the passed-functions entries asked, old ones kept for the units replayed
     passed_now = set(asked) | _asked_passed(reads.values())

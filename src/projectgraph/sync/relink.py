@@ -75,6 +75,18 @@ def link(
     count = _LINKED[store] = _LINKED.get(store, 0) + 1
     keep = incremental is True or (incremental is None and count >= 2)
     options = link_options(base, config, indexed)
+    if persisted_go.handles(indexed.indexes) and incremental is not False:  # Go: its own stored state
+        from projectgraph.link.units import with_units
+
+        why = ""
+        if not controls_changed and old_index is not None:
+            found_go, why = persisted_go.relink(store.connection, indexed.indexes, options, old_index)
+            if found_go is not None:
+                done = with_units(found_go.graph, indexed.units, store=store)
+                return Linked(done, "stored", units=found_go.units, save=found_go.save)
+            _log.debug("the stored Go link state was not followed: %s", why)
+        whole, save_go = persisted_go.build_saved(indexed.indexes, options)
+        return Linked(with_units(whole, indexed.units, store=store), "full", save=save_go, why=why)
     if getattr(indexed, "units", None) or incremental is False:  # units of dependency code: not covered
         return Linked(link_indexed(base, config, indexed, store=store), "full")
     if persisted_js.handles(indexed.indexes):  # a JavaScript/TypeScript project: its own stored state
@@ -86,15 +98,6 @@ def link(
             _log.debug("the stored JavaScript link state was not followed: %s", why)
         whole, save_js = persisted_js.build_saved(indexed.indexes, options)
         return Linked(whole, "full", save=save_js, why=why)
-    if persisted_go.handles(indexed.indexes):  # a Go project: its own stored state
-        why = ""
-        if not controls_changed and old_index is not None:
-            found_go, why = persisted_go.relink(store.connection, indexed.indexes, options, old_index)
-            if found_go is not None:
-                return Linked(found_go.graph, "stored", units=found_go.units, save=found_go.save)
-            _log.debug("the stored Go link state was not followed: %s", why)
-        whole, save_go = persisted_go.build_saved(indexed.indexes, options)
-        return Linked(whole, "full", save=save_go, why=why)
     shape = _shape(options)
     if kept is not None and kept[0] == shape and not controls_changed:
         graph = kept[1].relink(indexed.indexes, entries)
