@@ -137,3 +137,27 @@ def test_a_one_shot_cli_sync_links_from_the_stored_state(tmp_path: Path) -> None
     with Project(root) as project:
         stored = sql.read_graph(project.store.connection).dumps()
     assert stored == full_index_dumps(root)
+
+
+def test_files_of_other_languages_are_linked_beside_the_state(tmp_path: Path) -> None:
+    """A Go tree with a C file and a Python script: an edit to either links it in full beside the
+    stored Go state (no Go unit runs again), an edit to a Go file follows from the state."""
+    root = tmp_path / "shop"
+    for rel, text in FILES.items():
+        _write(root, rel, text)
+    _write(
+        root,
+        "native/hash.c",
+        "int hash(int x) {\n    return mix(x);\n}\n\nint mix(int x) {\n    return x;\n}\n",
+    )
+    _write(root, "tools/gen.py", "def main():\n    return helper()\n\n\ndef helper():\n    return 1\n")
+    assert _sync(root)[0] == "full"
+    _write(root, "tools/gen.py", "def main():\n    return other()\n\n\ndef other():\n    return 1\n")
+    assert _sync(root)[:2] == ("stored", 0)
+    _write(root, "native/hash.c", "int hash(int x) {\n    return x;\n}\n")
+    assert _sync(root)[:2] == ("stored", 0)
+    _edit(root, "report/report.go", "return util.Format(n)", "return util.Format(n + 1)")
+    assert _sync(root)[:2] == ("stored", 2)
+    with Project(root) as project:
+        graph = sql.read_graph(project.store.connection)
+    assert "tools/gen.py//other" in {e.callee for e in graph.edges if e.caller == "tools/gen.py//main"}
