@@ -324,13 +324,21 @@ def placing_every_file(graph: Graph) -> Graph:
     """The graph with every indexed project file in it: a file that indexed but that no linker
     placed (no module node: a linker could not name it) gets its module node and a dynamic flag
     that concerns every target, since what it calls is not in the graph. This is a safety net: a
-    file leaving the graph silently would make reach answer not-found where it does not know."""
+    file leaving the graph silently would make reach answer not-found where it does not know.
+
+    And only roots of nodes: a rule can match a definition no linker makes a node of (a class of a
+    .d.ts file in a test folder: a declaration stands for no code); the store keeps a root by its
+    node, so such a root would be in the graph in memory and not in the stored one."""
     keys = graph.node_by_key
     lost = [
         entry
         for entry in graph.files
         if entry.status in _LINKED_STATUSES and not entry.unit and entry.path not in keys
     ]
+    placed = {e.path for e in lost}
+    roots = tuple(r for r in graph.roots if r.key in keys or r.key in placed)
+    if len(roots) != len(graph.roots):
+        graph = replace(graph, roots=roots)
     if not lost:
         return graph
     added = [
