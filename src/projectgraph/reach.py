@@ -33,7 +33,7 @@ from projectgraph.graph import CONFIDENCE, UNPLACED_FILE, Dynamic, Edge, Graph, 
 from projectgraph.keys import KeyError_
 from projectgraph.units import standard
 
-VERSION = 5
+VERSION = 6
 """reach.VERSION: the search rules. ``Searched.version`` carries it."""
 
 WALKED = frozenset({"calls", "imports", "references"})
@@ -755,7 +755,40 @@ _ENUMERATORS = (
     "eval",
     "exec",
     "compile",
+    # resolvers that turn a dotted name (which may be built from parts) into the value it names
+    "resolve_name",
+    "import_string",
+    "symbol_by_name",
+    "import_object",
+    "find_class",
+    "load_entry_point",
+    "iter_entry_points",
+    "entry_points",
 )
+# lookups by a name the code computes: a direct call with a computed name is a dynamic flag of
+# the index, but one through an alias (``look = getattr``) or handed on as a value
+# (``reduce(getattr, parts, module)``) is an edge of another kind or relation
+_LOOKUPS = ("builtins//getattr",)
+# The external modules whose functions take no name from a text to look it up: a claim needs every
+# external the graph calls to be one of them. Any other package may read a name from a file no
+# word filter holds (an .ini, .yaml or .json config, a template: ``yaml.safe_load`` and
+# ``pkgutil.resolve_name``, ``logging.config.fileConfig``, a framework's ``render``) and call it.
+_QUIET_MODULES = frozenset(
+    (
+        "abc", "array", "bisect", "builtins", "cmath", "collections", "contextlib", "copy",
+        "dataclasses", "datetime", "decimal", "enum", "fractions", "functools", "heapq",
+        "itertools", "logging", "math", "numbers", "operator", "queue", "random", "re",
+        "statistics", "string", "sys", "textwrap", "threading", "time", "typing", "weakref",
+    )
+)  # fmt: skip
+# but these, which read files, evaluate text or take names (a module's entry covers its names)
+_LOUD_EXTERNALS = frozenset(
+    (
+        "builtins//open", "builtins//eval", "builtins//exec", "builtins//compile",
+        "builtins//__import__", "builtins//breakpoint", "builtins//help", "builtins//input",
+        "logging//config", "operator//attrgetter", "operator//methodcaller",
+    )
+)  # fmt: skip
 # names a runner or framework calls by convention (pytest, unittest, nose, WSGI and CLI loaders)
 _CONVENTIONS = ("test", "Test", "pytest_", "setup", "setUp", "teardown", "tearDown", "load_tests")
 _CONVENTIONAL = frozenset(
@@ -770,12 +803,15 @@ def unmentioned(graph: Graph, key: str) -> bool:
     A function is a value only once its definition binds it to its name (or its decorators receive
     it); code that calls it holds it from a use of that name (a call, a reference, a string that
     names it for a lookup), or from a namespace read as a mapping, a frame, a closure, the garbage
-    collector, a computed lookup or an evaluation. So when every Python file's word filter (which
-    counts code, strings and comments, minus one occurrence per undecorated definition) lacks the
-    name, no file holds a word that lets code take a value by a computed name, and the graph has no
-    dynamic flag, no call of an unknown value can be a call of it. A name that a runner or a
-    framework calls by convention (``test_*``, ``setup``, ``main``, ...) is never claimed: a
-    dependency's code may hold it."""
+    collector, a computed lookup or an evaluation. So when every file's word filter (which counts
+    code, strings and comments, minus one occurrence per undecorated definition; a file of any
+    language, as a C extension may call it by name, and a file whose index keeps no filter makes no
+    claim possible) lacks the name, no file holds a word that lets code take a value by a computed
+    name, no code takes ``getattr`` as a value, the graph calls no external but the quiet modules
+    of the standard library (any other package may read a name from a config or a template, files
+    no filter holds, and call it), and the graph has no dynamic flag, no call of an unknown value
+    can be a call of it. A name that a runner or a framework calls by convention (``test_*``,
+    ``setup``, ``main``, ...) is never claimed: a dependency's code may hold it."""
     facts = _word_facts(graph)
     if facts is None:
         return False
@@ -794,24 +830,52 @@ _word_facts_of: tuple[weakref.ref[Graph], tuple[int, ...] | None] | None = None 
 
 
 def _word_facts(graph: Graph) -> tuple[int, ...] | None:
-    """The word filters of the graph's Python files, or None where no name can be claimed absent:
-    a dynamic flag, a Python file with no filter (not indexed, or by a rule that kept none), or a
-    word of ``_ENUMERATORS`` that a file may hold."""
+    """The word filters of the graph's files, or None where no name can be claimed absent: a
+    dynamic flag, ``getattr`` taken as a value or called through an alias, an external of no
+    quiet module, a file with no filter (not indexed, or of a language whose index keeps none), or
+    a word of ``_ENUMERATORS`` that a file may hold."""
     global _word_facts_of
     kept = _word_facts_of
     if kept is not None and kept[0]() is graph:
         return kept[1]
     filters: tuple[int, ...] | None = None
-    if not graph.dynamic:
-        found = [f.words for f in graph.files if f.language == "python"]
+    if not graph.dynamic and not _indirect_lookups(graph) and _quiet_externals(graph):
+        # every file's, whatever its language: a C extension or a script may name the function
+        # (a file of a language whose index keeps no filter makes no claim possible)
+        found = [f.words for f in graph.files]
         if (
-            found
+            any(f.language == "python" for f in graph.files)
             and all(found)
             and not any(filter_may_hold(bits, word) for bits in found for word in _ENUMERATORS)
         ):
             filters = tuple(found)
     _word_facts_of = (weakref.ref(graph), filters)
     return filters
+
+
+def _indirect_lookups(graph: Graph) -> bool:
+    """Whether code takes a lookup by name (``getattr``) as a value or calls it through an alias."""
+    into = graph.in_edges
+    return any(
+        edge.relation != "calls" or edge.kind != "direct" for key in _LOOKUPS for edge in into.get(key, ())
+    )
+
+
+def _quiet_externals(graph: Graph) -> bool:
+    """Whether every external the graph holds is of ``_QUIET_MODULES`` (and none is loud); a
+    definition of dependency code counts by the external key it stands for."""
+    for node in graph.nodes:
+        if node.kind == "external":
+            key = node.key
+        elif node.unit:
+            key = node.external
+        else:
+            continue
+        if key.split("//", 1)[0] not in _QUIET_MODULES:
+            return False
+        if key in _LOUD_EXTERNALS or any(key.startswith(loud + "//") for loud in _LOUD_EXTERNALS):
+            return False
+    return True
 
 
 def targets_by_key(texts: Iterable[str]) -> list[Target]:
