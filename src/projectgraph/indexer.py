@@ -38,7 +38,7 @@ from projectgraph.discover import (
 )
 from projectgraph.fileindex import FileIndex, Key
 from projectgraph.languages import LanguageSpec, all_languages
-from projectgraph.languages.base import grammar_version, parser
+from projectgraph.languages.base import grammar_version, import_prefixes, parser
 from projectgraph.units import AUTO_DEPS, DepsConfig, Unit, discover_units
 from projectgraph.units.standard import standard_ecosystems
 
@@ -536,31 +536,15 @@ def with_units(
 
 
 def _imported_names(indexes: Iterable[FileIndex]) -> set[str]:
-    """Every absolute import of the indexes and each of its prefixes (``a``, ``a.b`` of ``a.b.c``;
-    ``@s``, ``@s/p`` of ``@s/p/x``): what a unit's import names are matched against."""
+    """The names the indexes ask units by, as each one's language says (``LanguageSpec.unit_names``;
+    by default each absolute import and its prefixes): what a unit's import names are matched
+    against."""
+    known = all_languages()
     names: set[str] = set()
     for index in indexes:
-        if index.language == "rust":  # a crate is named by the first segment of any path
-            names |= _rust_crate_names(index)
-            continue
-        for imp in index.imports:
-            module = imp.module
-            if imp.level or not module or module.startswith("."):
-                continue
-            separator = "." if index.language == "python" else "/"
-            parts = module.split(separator)
-            for end in range(1, len(parts) + 1):
-                names.add(separator.join(parts[:end]))
+        spec = known.get(index.language)
+        names |= spec.hook("unit_names")(index) if spec and spec.unit_names else import_prefixes(index)
     return names
-
-
-def _rust_crate_names(index: FileIndex) -> set[str]:
-    """The first segment of each path a Rust file writes: use paths, extern crates, and calls and
-    references by path (``helper::serve()`` with no use), as the crate names units give."""
-    heads = {(imp.module or imp.name or "").split("::", 1)[0] for imp in index.imports}
-    heads |= {call.callee.split("::", 1)[0] for call in index.calls if "::" in call.callee}
-    heads |= {ref.name.split("::", 1)[0] for ref in index.references if "::" in ref.name}
-    return {head for head in heads if head}
 
 
 def _index_unit_batch(

@@ -31,6 +31,8 @@ from projectgraph import keys
 from projectgraph.fileindex import filter_may_hold
 from projectgraph.graph import CONFIDENCE, UNPLACED_FILE, Dynamic, Edge, Graph, Node, Site, Unresolved
 from projectgraph.keys import KeyError_
+from projectgraph.languages import all_languages
+from projectgraph.languages.base import NeverCalled
 from projectgraph.units import standard
 
 VERSION = 6
@@ -732,73 +734,10 @@ class _Uncertainties:
         return listed, dict(sorted(counts.items()))
 
 
-# Words whose presence lets code take a function as a value without its name: namespaces read as
-# mappings, frames, closures, the garbage collector, computed lookups and evaluation
-_ENUMERATORS = (
-    "globals",
-    "locals",
-    "vars",
-    "dir",
-    "__dict__",
-    "getmembers",
-    "f_globals",
-    "f_locals",
-    "__closure__",
-    "get_objects",
-    "get_referrers",
-    "getattr_static",
-    "__getattribute__",
-    "attrgetter",
-    "methodcaller",
-    "import_module",
-    "__import__",
-    "eval",
-    "exec",
-    "compile",
-    # resolvers that turn a dotted name (which may be built from parts) into the value it names
-    "resolve_name",
-    "import_string",
-    "symbol_by_name",
-    "import_object",
-    "find_class",
-    "load_entry_point",
-    "iter_entry_points",
-    "entry_points",
-)
-# lookups by a name the code computes: a direct call with a computed name is a dynamic flag of
-# the index, but one through an alias (``look = getattr``) or handed on as a value
-# (``reduce(getattr, parts, module)``) is an edge of another kind or relation
-_LOOKUPS = ("builtins//getattr",)
-# The external modules whose functions take no name from a text to look it up: a claim needs every
-# external the graph calls to be one of them. Any other package may read a name from a file no
-# word filter holds (an .ini, .yaml or .json config, a template: ``yaml.safe_load`` and
-# ``pkgutil.resolve_name``, ``logging.config.fileConfig``, a framework's ``render``) and call it.
-_QUIET_MODULES = frozenset(
-    (
-        "abc", "array", "bisect", "builtins", "cmath", "collections", "contextlib", "copy",
-        "dataclasses", "datetime", "decimal", "enum", "fractions", "functools", "heapq",
-        "itertools", "logging", "math", "numbers", "operator", "queue", "random", "re",
-        "statistics", "string", "sys", "textwrap", "threading", "time", "typing", "weakref",
-    )
-)  # fmt: skip
-# but these, which read files, evaluate text or take names (a module's entry covers its names)
-_LOUD_EXTERNALS = frozenset(
-    (
-        "builtins//open", "builtins//eval", "builtins//exec", "builtins//compile",
-        "builtins//__import__", "builtins//breakpoint", "builtins//help", "builtins//input",
-        "logging//config", "operator//attrgetter", "operator//methodcaller",
-    )
-)  # fmt: skip
-# names a runner or framework calls by convention (pytest, unittest, nose, WSGI and CLI loaders)
-_CONVENTIONS = ("test", "Test", "pytest_", "setup", "setUp", "teardown", "tearDown", "load_tests")
-_CONVENTIONAL = frozenset(
-    ("main", "app", "application", "create_app", "make_app", "handler", "lambda_handler")
-)
-
-
 def unmentioned(graph: Graph, key: str) -> bool:
-    """Whether ``key`` is a first-party Python function (not a method, not decorated) that nothing
-    can call but by its name, and whose name occurs in no file of the graph but at its definition.
+    """Whether ``key`` is a first-party function (not a method, not decorated) of a language with a
+    never-called rule (``LanguageSpec.never_called``: Python's) that nothing can call but by its
+    name, and whose name occurs in no file of the graph but at its definition.
 
     A function is a value only once its definition binds it to its name (or its decorators receive
     it); code that calls it holds it from a use of that name (a call, a reference, a string that
@@ -812,57 +751,64 @@ def unmentioned(graph: Graph, key: str) -> bool:
     no filter holds, and call it), and the graph has no dynamic flag, no call of an unknown value
     can be a call of it. A name that a runner or a framework calls by convention (``test_*``,
     ``setup``, ``main``, ...) is never claimed: a dependency's code may hold it."""
-    facts = _word_facts(graph)
+    node = graph.node_by_key.get(key)
+    spec = all_languages().get(node.language) if node is not None else None
+    rule = spec.never_called if spec is not None else None
+    if rule is None or node is None or node.kind != "function" or node.unit:
+        return False
+    facts = _word_facts(graph, rule)
     if facts is None:
         return False
-    node = graph.node_by_key.get(key)
-    if node is None or node.kind != "function" or node.language != "python" or node.unit:
-        return False
     name = node.name
-    if not name.isidentifier() or name.startswith(_CONVENTIONS) or name in _CONVENTIONAL:
+    if not name.isidentifier() or name.startswith(rule.conventions) or name in rule.conventional:
         return False
     if name.startswith("__") and name.endswith("__"):
         return False
     return not any(filter_may_hold(bits, name) for bits in facts)
 
 
-_word_facts_of: tuple[weakref.ref[Graph], tuple[int, ...] | None] | None = None  # the last graph's
+# the last graph's and rule's
+_word_facts_of: tuple[weakref.ref[Graph], NeverCalled, tuple[int, ...] | None] | None = None
 
 
-def _word_facts(graph: Graph) -> tuple[int, ...] | None:
+def _word_facts(graph: Graph, rule: NeverCalled) -> tuple[int, ...] | None:
     """The word filters of the graph's files, or None where no name can be claimed absent: a
     dynamic flag, ``getattr`` taken as a value or called through an alias, an external of no
     quiet module, a file with no filter (not indexed, or of a language whose index keeps none), or
-    a word of ``_ENUMERATORS`` that a file may hold."""
+    a word of the rule's enumerators that a file may hold."""
     global _word_facts_of
     kept = _word_facts_of
-    if kept is not None and kept[0]() is graph:
-        return kept[1]
+    if kept is not None and kept[0]() is graph and kept[1] is rule:
+        return kept[2]
     filters: tuple[int, ...] | None = None
-    if not graph.dynamic and not _indirect_lookups(graph) and _quiet_externals(graph):
+    if not graph.dynamic and not _indirect_lookups(graph, rule) and _quiet_externals(graph, rule):
         # every file's, whatever its language: a C extension or a script may name the function
         # (a file of a language whose index keeps no filter makes no claim possible)
         found = [f.words for f in graph.files]
+        known = all_languages()
+        ruled = {f.language for f in graph.files if f.language in known}
         if (
-            any(f.language == "python" for f in graph.files)
+            any(known[language].never_called is rule for language in ruled)
             and all(found)
-            and not any(filter_may_hold(bits, word) for bits in found for word in _ENUMERATORS)
+            and not any(filter_may_hold(bits, word) for bits in found for word in rule.enumerators)
         ):
             filters = tuple(found)
-    _word_facts_of = (weakref.ref(graph), filters)
+    _word_facts_of = (weakref.ref(graph), rule, filters)
     return filters
 
 
-def _indirect_lookups(graph: Graph) -> bool:
+def _indirect_lookups(graph: Graph, rule: NeverCalled) -> bool:
     """Whether code takes a lookup by name (``getattr``) as a value or calls it through an alias."""
     into = graph.in_edges
     return any(
-        edge.relation != "calls" or edge.kind != "direct" for key in _LOOKUPS for edge in into.get(key, ())
+        edge.relation != "calls" or edge.kind != "direct"
+        for key in rule.lookups
+        for edge in into.get(key, ())
     )
 
 
-def _quiet_externals(graph: Graph) -> bool:
-    """Whether every external the graph holds is of ``_QUIET_MODULES`` (and none is loud); a
+def _quiet_externals(graph: Graph, rule: NeverCalled) -> bool:
+    """Whether every external the graph holds is of the rule's quiet modules (and none is loud); a
     definition of dependency code counts by the external key it stands for."""
     for node in graph.nodes:
         if node.kind == "external":
@@ -871,9 +817,10 @@ def _quiet_externals(graph: Graph) -> bool:
             key = node.external
         else:
             continue
-        if key.split("//", 1)[0] not in _QUIET_MODULES:
+        if key.split("//", 1)[0] not in rule.quiet_modules:
             return False
-        if key in _LOUD_EXTERNALS or any(key.startswith(loud + "//") for loud in _LOUD_EXTERNALS):
+        loud = rule.loud_externals
+        if key in loud or any(key.startswith(entry + "//") for entry in loud):
             return False
     return True
 

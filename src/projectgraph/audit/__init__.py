@@ -32,6 +32,7 @@ from projectgraph.audit.inventory import Package, normalize
 from projectgraph.audit.osv import Advisory, Affected
 from projectgraph.audit.versions import affects
 from projectgraph.graph import Graph, Site
+from projectgraph.languages import advisory_language
 from projectgraph.reach import SOURCES_AND_ROOTS, Hop, Query, ReachResult, Source, Target, Uncertainty, reach
 
 VERSION = 1
@@ -121,9 +122,13 @@ class AuditReport:
 def prefixes(package: Package) -> list[str]:
     """The key prefixes of a package's code: each import name as a key (``@babel//core``,
     ``golang.org//x//net``)."""
-    language = {"PyPI": "python", "npm": "javascript", "Go": "go", "crates.io": "rust"}[package.ecosystem]
-    separator = "." if language == "python" else "/"
-    return sorted({keys.external(name, language) if separator in name else name for name in package.provides})
+    spec = advisory_language(package.ecosystem)
+    if spec is None:
+        raise KeyError(package.ecosystem)
+    separator = spec.module_separator
+    return sorted(
+        {keys.external(name, spec.name) if separator in name else name for name in package.provides}
+    )
 
 
 def _under(key: str, prefix: str) -> bool:

@@ -30,6 +30,7 @@ from typing import Any
 
 from projectgraph import keys
 from projectgraph.audit.versions import Range
+from projectgraph.languages import advisory_language
 
 ECOSYSTEMS = ("PyPI", "npm", "Go", "crates.io")
 
@@ -161,12 +162,12 @@ def _symbols(entry: dict[str, Any], ecosystem: str) -> set[str]:
     return {s for s in found if s}
 
 
-_LANGUAGE = {"PyPI": "python", "npm": "javascript", "Go": "go", "crates.io": "rust"}
-
-
 def import_symbol(ecosystem: str, path: str, symbol: str) -> str:
-    """The key of a symbol (``Tokenizer.Next``) under an import path (``golang.org/x/net/html``)."""
-    return keys.external(path, _LANGUAGE.get(ecosystem, "go"), *symbol.split("."))
+    """The key of a symbol (``Tokenizer.Next``) under an import path (``golang.org/x/net/html``,
+    split at ``/`` where no language names the ecosystem)."""
+    spec = advisory_language(ecosystem)
+    separator = spec.module_separator if spec is not None else "/"
+    return keys.SEP.join([*(p for p in path.split(separator) if p), *(n for n in symbol.split(".") if n)])
 
 
 def symbol_key(ecosystem: str, text: str) -> str:
@@ -177,7 +178,7 @@ def symbol_key(ecosystem: str, text: str) -> str:
         return keys.SEP.join(p for p in text.split("::") if p)
     if ecosystem == "npm":
         module, _, names = text.partition(":")  # lodash:template, lodash/fp:template
-        return keys.join(keys.external(module, "javascript"), *names.split(".")) if names else text
+        return keys.join(import_symbol(ecosystem, module, ""), *names.split(".")) if names else text
     return keys.SEP.join(p for p in text.split(".") if p)
 
 

@@ -30,4 +30,10 @@ def language(name: str) -> LanguageSpec:
         raise ValueError(f"unknown language {name!r} (known: {known})") from None
 
 
-__all__ = ["LanguageSpec", "all_languages", "language"]
+@cache
+def advisory_language(ecosystem: str) -> LanguageSpec | None:
+    """The language whose packages OSV files under ``ecosystem`` (``PyPI``, ``npm``), if any."""
+    return next((s for s in all_languages().values() if s.advisory_ecosystem == ecosystem), None)
+
+
+__all__ = ["LanguageSpec", "advisory_language", "all_languages", "language"]

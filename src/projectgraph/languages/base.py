@@ -8,7 +8,8 @@ finds the folders by itself, so adding a language touches no other file.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -44,6 +45,25 @@ class StandardLibrary:
     # nothing of its own, unless it is one of these (it imports or runs code by name)
     compiled_leaves: bool = False
     compiled_not_leaves: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class NeverCalled:
+    """A language's never-called rule (``reach.unmentioned``): a first-party function of it whose
+    name no file's word filter holds is never called, unless the graph holds one of these ways to
+    take a function as a value without its name."""
+
+    # words that let code take a function as a value without its name (``getattr``, ``vars``)
+    enumerators: tuple[str, ...]
+    # the external keys of lookups by a computed name: one taken as a value makes no claim possible
+    lookups: tuple[str, ...]
+    # the external modules that take no name from a text: the graph must call no other external
+    quiet_modules: frozenset[str]
+    # but these, which read files, evaluate text or take names (an entry covers the keys under it)
+    loud_externals: frozenset[str]
+    # name prefixes and names a runner or a framework calls by convention: never claimed
+    conventions: tuple[str, ...]
+    conventional: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -92,10 +112,25 @@ class LanguageSpec:
     # the language's root rules (a file of the ``roots/rules.yaml`` form, beside its ``__init__``):
     # ``roots.embedded_rules`` reads the language-free file, then each language's, once each
     roots: str = ""
+    # the names a file asks dependency units by (``indexer.with_units``: "module:function", of a
+    # ``FileIndex``); empty: each absolute import and its prefixes, split at ``/``
+    unit_names: str = ""
+    # the ecosystem of the language's packages as OSV names it (``PyPI``, ``crates.io``): ``audit``
+    # writes an advisory's symbols as this language's external keys
+    advisory_ecosystem: str = ""
+    # the linker has a tracked form (``link.incremental.build_tracked``): a sync keeps its state
+    tracked_link: bool = False
+    # the never-called rule of ``reach.unmentioned``, for the language's first-party functions
+    never_called: NeverCalled | None = None
+
+    def hook(self, name: str) -> Any:
+        """The object a "module:attribute" field of this record names (``extractor``, ``units``,
+        ``surface``, ``linker``, ``unit_names``), imported at the first call."""
+        module, _, attribute = getattr(self, name).partition(":")
+        return getattr(importlib.import_module(module), attribute)
 
     def extract_function(self) -> Extract:
-        module, _, function = self.extractor.partition(":")
-        extract: Extract = getattr(importlib.import_module(module), function)
+        extract: Extract = self.hook("extractor")
         return extract
 
 
@@ -131,16 +166,77 @@ def parser(grammar: str) -> Any:
     return Parser(grammar_language(grammar))
 
 
+CAPTURE = re.compile(r"@([A-Za-z_][\w.]*)")
+# the predicates tree-sitter's Python binding applies: it ignores any other, so the pattern would
+# match everything
+_KNOWN_PREDICATES = ("eq?", "not-eq?", "match?", "not-match?", "any-of?")
+
+
+def folder_text(module_file: str, parts: Sequence[str] = ("queries.scm",)) -> str:
+    """The query of a language folder: its ``parts`` beside ``module_file``, one after another."""
+    folder = Path(module_file).parent
+    return "\n".join((folder / part).read_text(encoding="utf-8") for part in parts)
+
+
 @cache
-def _query(grammar: str, path: str) -> Any:
+def folder_query(module_file: str, grammar: str, kinds: tuple[str, ...]) -> tuple[Any, tuple[str, ...]]:
+    """The ``queries.scm`` beside ``module_file`` compiled for ``grammar``, with each pattern's kind
+    (its one capture named in ``kinds``), once per process."""
+    return kind_query(grammar, folder_text(module_file), frozenset(kinds).__contains__, grammar)
+
+
+def kind_query(
+    grammar: str, text: str, is_kind: Callable[[str], bool], where: str
+) -> tuple[Any, tuple[str, ...]]:
+    """The query ``text`` compiled for ``grammar`` and the kind of each pattern: the one capture of
+    it that ``is_kind`` (an error names ``where``). Every extractor that reads kinds loads so."""
     from tree_sitter import Query
 
-    return Query(grammar_language(grammar), Path(path).read_text(encoding="utf-8"))
+    for predicate in re.findall(r"#([\w-]+\?)", uncommented(text)):
+        if predicate not in _KNOWN_PREDICATES:
+            raise ValueError(f"{where}: queries.scm uses #{predicate}, which tree-sitter ignores here")
+    query = Query(grammar_language(grammar), text)
+    kinds = []
+    for index in range(query.pattern_count):
+        pattern = uncommented(text[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)])
+        found = {name for name in CAPTURE.findall(pattern) if is_kind(name)}
+        if len(found) != 1:
+            raise ValueError(f"{where}: queries.scm pattern {index} needs one kind capture: {pattern!r}")
+        kinds.append(found.pop())
+    return query, tuple(kinds)
 
 
-def compiled_query(grammar: str, module_file: str, name: str = "queries.scm") -> Any:
-    """The query in ``name`` beside ``module_file``, compiled once per process per grammar."""
-    return _query(grammar, str(Path(module_file).with_name(name)))
+def uncommented(text: str) -> str:
+    """Query text without its ``;`` comments (outside strings, which a query keeps on one line)."""
+    lines = []
+    for line in text.splitlines():
+        out, quoted, escaped = [], False, False
+        for ch in line:
+            if ch == ";" and not quoted:
+                break
+            out.append(ch)
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = not quoted
+        lines.append("".join(out))
+    return "\n".join(lines)
+
+
+def import_prefixes(index: FileIndex, separator: str = "/") -> set[str]:
+    """Every absolute import of the index and each of its prefixes (``@s``, ``@s/p`` of ``@s/p/x``):
+    the names a file asks dependency units by, where its language says no other way."""
+    names: set[str] = set()
+    for imp in index.imports:
+        module = imp.module
+        if imp.level or not module or module.startswith("."):
+            continue
+        parts = module.split(separator)
+        for end in range(1, len(parts) + 1):
+            names.add(separator.join(parts[:end]))
+    return names
 
 
 def short_text(raw: bytes, limit: int) -> str:

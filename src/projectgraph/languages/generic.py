@@ -44,7 +44,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from projectgraph.fileindex import CALL_TEXT_MAX, Call, Definition, FileIndex, Import
-from projectgraph.languages.base import LanguageSpec, StandardLibrary, grammar_language, short_text
+from projectgraph.languages.base import (
+    CAPTURE,
+    LanguageSpec,
+    StandardLibrary,
+    folder_text,
+    kind_query,
+    short_text,
+    uncommented,
+)
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Query
@@ -75,7 +83,6 @@ _FIELDS = {
     "import": frozenset({"import.module", "import.name", "import.alias", "import.star"}),
 }
 _ALL_FIELDS = frozenset().union(*_FIELDS.values())
-_CAPTURE = re.compile(r"@([A-Za-z_][\w.]*)")
 _SIMPLE_RECEIVER = re.compile(r"[A-Za-z_$@\\][\w$@]*(?:(?:\?\.|\.|::|->|\\|:)[A-Za-z_$@][\w$@]*)*")
 _TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
 _MEMBER_SEPARATOR = re.compile(r"(?:\?\.|\?->|\.|::|->|:|\\|\$)\s*$")
@@ -85,7 +92,11 @@ _COMMENT_MARKERS = re.compile(
     r"^\s*(?:/\*\*|/\*!|/\*|\*/|///|//!|//|#'|##|#|---|--|%\{|%\}|%%|%|;+|\*)+\s?|\s*\*/\s*$"
 )
 _XML_TAG = re.compile(r"</?\w[^>]*>")
-_KNOWN_PREDICATES = ("eq?", "not-eq?", "match?", "not-match?", "any-of?")
+
+
+# the generic tier's root rules, which a language's record names (``GenericLanguage.roots``)
+TEST_ROOTS = str(Path(__file__).with_name("generic-roots.yaml"))
+MAIN_ROOTS = str(Path(__file__).with_name("generic-main-roots.yaml"))
 
 
 @dataclass(frozen=True)
@@ -121,6 +132,9 @@ class GenericLanguage:
     interpreters: tuple[str, ...] = ()  # what a shebang line names for a script of the language
     module_separator: str = "."  # how an external key's module is written (``LanguageSpec``'s)
     standard: StandardLibrary | None = None  # its standard library's names (``LanguageSpec``'s)
+    # its root rules (``LanguageSpec.roots``): ``TEST_ROOTS`` (test files by their conventions) or
+    # ``MAIN_ROOTS`` (those and a main function), the generic tier's files
+    roots: str = ""
 
     @property
     def link_family(self) -> str:
@@ -128,12 +142,12 @@ class GenericLanguage:
 
     @cached_property
     def query_text(self) -> str:
-        return Path(self.source).with_name(self.query_file).read_text(encoding="utf-8")
+        return folder_text(self.source, (self.query_file,))
 
     @cached_property
     def captures(self) -> frozenset[str]:
         """Every capture name the query uses."""
-        return frozenset(_CAPTURE.findall(_uncommented(self.query_text)))
+        return frozenset(CAPTURE.findall(uncommented(self.query_text)))
 
     @cached_property
     def spec(self) -> LanguageSpec:
@@ -149,6 +163,7 @@ class GenericLanguage:
             module_separator=self.module_separator,
             standard=self.standard,
             linker="projectgraph.link.generic:make_linker",
+            roots=self.roots,
         )
 
     def _extracts(self) -> tuple[str, ...]:
@@ -196,51 +211,11 @@ class GenericLanguage:
     @cached_property
     def _compiled(self) -> tuple[Query, tuple[str, ...]]:
         """The query (with an ERROR pattern appended) and each pattern's kind."""
-        from tree_sitter import Query
-
-        text = self.query_text + "\n(ERROR) @error\n"
-        for predicate in re.findall(r"#([\w-]+\?)", _uncommented(text)):
-            if predicate not in _KNOWN_PREDICATES:
-                # tree-sitter's Python binding ignores an unknown predicate: the pattern would match all
-                raise ValueError(
-                    f"{self.name}: queries.scm uses #{predicate}, which tree-sitter ignores here"
-                )
-        query = Query(grammar_language(self.grammar), text)
-        kinds = []
-        for index in range(query.pattern_count):
-            pattern = _uncommented(
-                text[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
-            )
-            found = {name for name in _CAPTURE.findall(pattern) if _is_kind(name)}
-            if len(found) != 1:
-                raise ValueError(
-                    f"{self.name}: queries.scm pattern {index} needs one kind capture: {pattern!r}"
-                )
-            kinds.append(found.pop())
-        return query, tuple(kinds)
+        return kind_query(self.grammar, self.query_text + "\n(ERROR) @error\n", _is_kind, self.name)
 
     def extract(self, tree: Any, source: bytes, path: str, file_hash: str) -> FileIndex:
         """Build the FileIndex of one parsed file."""
         return _Extraction(self, source).run(tree.root_node, path, file_hash)
-
-
-def _uncommented(text: str) -> str:
-    """Query text without its ``;`` comments (outside strings, which a query keeps on one line)."""
-    lines = []
-    for line in text.splitlines():
-        out, quoted, escaped = [], False, False
-        for ch in line:
-            if ch == ";" and not quoted:
-                break
-            out.append(ch)
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                quoted = not quoted
-        lines.append("".join(out))
-    return "\n".join(lines)
 
 
 def _is_kind(capture: str) -> bool:

@@ -7,7 +7,6 @@ does not depend on the order of the indexes.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -129,8 +128,7 @@ def _linker_factories() -> tuple[Callable[[Sequence[FileIndex], GraphBuilder, Li
     found: dict[str, Callable[[Sequence[FileIndex], GraphBuilder, LinkContext], Linker]] = {}
     for spec in all_languages().values():
         if spec.linker and spec.linker not in found:
-            module, _, function = spec.linker.partition(":")
-            found[spec.linker] = getattr(importlib.import_module(module), function)
+            found[spec.linker] = spec.hook("linker")
     return tuple(found.values())
 
 

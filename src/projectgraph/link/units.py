@@ -183,8 +183,7 @@ def _surface_makers() -> dict[str, Callable[[str, str, Sequence[FileIndex]], Uni
     makers: dict[str, Callable[[str, str, Sequence[FileIndex]], UnitSurface]] = {}
     for spec in all_languages().values():
         if spec.surface:
-            module, _, function = spec.surface.partition(":")
-            make = getattr(importlib.import_module(module), function)
+            make = spec.hook("surface")
             for ecosystem in spec.ecosystems:
                 makers.setdefault(ecosystem, make)
     return makers

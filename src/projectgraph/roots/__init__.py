@@ -1,5 +1,6 @@
-"""Roots: where code starts to run. The rules are data (``rules.yaml`` beside this file); a project
-can add rules that go over the embedded ones by id.
+"""Roots: where code starts to run. The rules are data: the language-free ones in ``rules.yaml``
+beside this file, each language's in the file its record names (``LanguageSpec.roots``, a
+``roots.yaml`` in its folder); a project can add rules that go over the embedded ones by id.
 
 With no root of kind main, manifest or framework, every exported definition is a root of kind
 ``fallback``, and ``RootSet.fallback`` says so (reach then marks each answer root-fallback).
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from functools import cache
 from pathlib import Path
@@ -45,7 +46,8 @@ class RootSet:
     fallback: bool
 
 
-def _parse_rules(data: Any, where: str) -> list[Rule]:
+def _parse_rules(data: Any, where: str, languages: tuple[str, ...] = ()) -> list[Rule]:
+    """The rules of a file; one with no ``languages`` applies to ``languages`` (none: every one)."""
     if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
         raise RuleError(f"{where}: expected a mapping with a 'rules' list")
     rules = []
@@ -62,7 +64,7 @@ def _parse_rules(data: Any, where: str) -> list[Rule]:
             Rule(
                 id=str(raw["id"]),
                 kind=kind,
-                languages=tuple(raw.get("languages") or ()),
+                languages=tuple(raw["languages"] or ()) if "languages" in raw else languages,
                 frameworks=tuple(str(f) for f in raw.get("frameworks") or ()),
                 match=match,
             )
@@ -72,8 +74,27 @@ def _parse_rules(data: Any, where: str) -> list[Rule]:
 
 @cache
 def embedded_rules() -> tuple[Rule, ...]:
-    path = Path(__file__).with_name("rules.yaml")
-    return tuple(_parse_rules(yaml.safe_load(path.read_text(encoding="utf-8")), str(path)))
+    """The language-free rules, then each language's: a rule id that several languages' files hold
+    is one rule of all their languages (the files must say the same of it but its languages)."""
+    from projectgraph.languages import all_languages  # the languages' folders import the engine
+
+    files: dict[str, list[str]] = {str(Path(__file__).with_name("rules.yaml")): []}
+    for spec in all_languages().values():
+        if spec.roots:
+            files.setdefault(spec.roots, []).append(spec.name)
+    by_id: dict[str, Rule] = {}
+    for path, languages in files.items():
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        for rule in _parse_rules(data, path, tuple(languages)):
+            known = by_id.get(rule.id)
+            if known is None:
+                by_id[rule.id] = rule
+            elif replace(known, languages=()) != replace(rule, languages=()):
+                raise RuleError(f"{path}: rule {rule.id!r} says otherwise than another file's")
+            else:
+                merged = tuple(dict.fromkeys((*known.languages, *rule.languages)))
+                by_id[rule.id] = replace(known, languages=merged)
+    return tuple(by_id.values())
 
 
 def load_rules(path: str | Path) -> list[Rule]:

@@ -23,6 +23,7 @@ from projectgraph.config import ProjectConfig
 from projectgraph.fileindex import FileIndex
 from projectgraph.graph import FileEntry, Graph
 from projectgraph.indexer import IndexResult
+from projectgraph.languages import all_languages
 
 if TYPE_CHECKING:  # the linkers are imported by a sync that links, not by one that finds nothing
     from projectgraph.link import LinkOptions, persisted
@@ -114,8 +115,9 @@ def link(
         if stored is not None:
             return Linked(None, "stored", units=stored.units, stored=stored)
         _log.debug("the stored link state was not followed: %s", why)
-    has_python = any(index.language == "python" for index in indexed.indexes)
-    if not (keep or has_python):
+    known = all_languages()
+    tracked = any(known[i.language].tracked_link for i in indexed.indexes if i.language in known)
+    if not (keep or tracked):
         return Linked(link_indexed(base, config, indexed, store=store), "full", why=why)
     try:
         graph, state = build_tracked(indexed.indexes, options)

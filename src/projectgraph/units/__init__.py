@@ -33,7 +33,6 @@ units sorted by name; a name found twice keeps the named entry's unit (then the 
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -203,8 +202,7 @@ def _modules() -> tuple[tuple[tuple[str, ...], Discoverer], ...]:
     found: dict[str, tuple[tuple[str, ...], Discoverer]] = {}
     for spec in all_languages().values():
         if spec.units and spec.units not in found:
-            module, _, function = spec.units.partition(":")
-            found[spec.units] = (spec.ecosystems, getattr(importlib.import_module(module), function))
+            found[spec.units] = (spec.ecosystems, spec.hook("units"))
     return tuple(found.values())
 
 

@@ -3,7 +3,7 @@ tasks, protected bodies, record and derived types, calls (``Pkg.Sub (X)`` too), 
 (GNAT file names: ``Shop.Util`` is ``shop-util.ads`` and ``shop-util.adb``).
 """
 
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import TEST_ROOTS, GenericLanguage
 
 GENERIC = GenericLanguage(
     name="ada",
@@ -11,6 +11,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".adb", ".ads", ".ada"),
     grammar="ada",
+    roots=TEST_ROOTS,
     separators=(".",),
     self_names=(),
     imports={"with": (("**/{dashed}.ads", "**/{dashed}.adb"),)},

@@ -2,7 +2,7 @@
 ``jmp``, branches and conditional jumps to a label, ``.include``/``%include`` of a file.
 """
 
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import MAIN_ROOTS, GenericLanguage
 
 GENERIC = GenericLanguage(
     name="asm",
@@ -10,6 +10,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".s", ".S", ".asm"),
     grammar="asm",
+    roots=MAIN_ROOTS,
     separators=(),
     self_names=(),
     imports={"include": (("./{module}",), ("{module}",), ("**/{module}",))},

@@ -3,7 +3,7 @@
 Headers (``.h``) are C++'s, whose grammar reads C headers too; both languages link as one family.
 """
 
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import MAIN_ROOTS, GenericLanguage
 
 _INCLUDES = {"include": (("./{module}",), ("{module}",), ("**/{module}",))}
 
@@ -13,6 +13,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".c",),
     grammar="c",
+    roots=MAIN_ROOTS,
     separators=(),
     self_names=(),
     imports=_INCLUDES,

@@ -2,7 +2,7 @@
 namespaces, calls with receivers, ``new``, includes; C headers (``.h``) too, whose C the grammar reads.
 """
 
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import MAIN_ROOTS, GenericLanguage
 
 GENERIC = GenericLanguage(
     name="cpp",
@@ -11,6 +11,7 @@ GENERIC = GenericLanguage(
     extensions=(".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl", ".tpp"),
     module_separator="::",
     grammar="cpp",
+    roots=MAIN_ROOTS,
     type_bodies_run_on_construction=True,
     separators=("::",),
     self_names=("this",),

@@ -2,7 +2,7 @@
 constructors, local functions, calls with receivers, ``new``, ``using`` directives (namespaces: no file).
 """
 
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import MAIN_ROOTS, GenericLanguage
 
 GENERIC = GenericLanguage(
     name="csharp",
@@ -10,6 +10,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".cs",),
     grammar="csharp",
+    roots=MAIN_ROOTS,
     type_bodies_run_on_construction=True,
     separators=(".",),
     self_names=("this",),

@@ -3,7 +3,7 @@ functions, methods, getters, setters, constructors, calls with receivers, ``new`
 ``import`` (relative and ``package:`` URIs), ``export`` and ``part``.
 """
 
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import MAIN_ROOTS, GenericLanguage
 
 _URI = (("./{module}",), ("lib/{package}",), ("**/lib/{package}",))
 
@@ -13,6 +13,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".dart",),
     grammar="dart",
+    roots=MAIN_ROOTS,
     type_bodies_run_on_construction=True,
     separators=(".",),
     self_names=("this",),

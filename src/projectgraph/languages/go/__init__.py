@@ -1,7 +1,11 @@
 """Go: packages, imports, functions, methods with receivers, types with method sets and embedding,
 calls with chained receivers, result types by position, bindings, build constraints."""
 
+from pathlib import Path
+
 from projectgraph.languages.base import LanguageSpec, StandardLibrary
+
+ROOTS = str(Path(__file__).with_name("roots.yaml"))  # the root rules of this folder's languages
 
 LANGUAGES = (
     LanguageSpec(
@@ -10,6 +14,7 @@ LANGUAGES = (
         grammar="go",
         extractor="projectgraph.languages.go.extract:extract",
         tier="deep",
+        roots=ROOTS,
         module_separator="/",
         control_files=("go.mod",),
         standard=StandardLibrary(dotless=True),  # a module path of a download starts with its host
@@ -17,6 +22,7 @@ LANGUAGES = (
         ecosystems=("go",),
         surface="projectgraph.link.go:unit_surface",
         linker="projectgraph.link.go:make_linker",
+        advisory_ecosystem="Go",
         generated_marker=rb"^// Code generated .* DO NOT EDIT\.\r?$",  # Go's convention
         edge_kinds=(
             "direct",

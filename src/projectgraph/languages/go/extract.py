@@ -86,8 +86,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from tree_sitter import Node, Query, QueryCursor
@@ -103,7 +101,7 @@ from projectgraph.fileindex import (
     Param,
     Reference,
 )
-from projectgraph.languages.base import grammar_language, parser, short_text
+from projectgraph.languages.base import folder_query, parser, short_text
 from projectgraph.languages.go import constraints
 
 _KINDS = (
@@ -139,20 +137,10 @@ def extract(tree: Any, source: bytes, path: str, file_hash: str) -> FileIndex:
     return _Extractor(source).run(tree.root_node, path, file_hash)
 
 
-@cache
 def _query() -> tuple[Query, tuple[str, ...]]:
     """The compiled query and the kind of each of its patterns (the capture named after a kind)."""
-    text = Path(__file__).with_name("queries.scm").read_text(encoding="utf-8")
-    query = Query(grammar_language("go"), text)
-    kinds = []
-    for index in range(query.pattern_count):
-        pattern = text[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
-        pattern = "\n".join(line.partition(";")[0] for line in pattern.splitlines())
-        names = {name for name in re.findall(r"@([\w.]+)", pattern) if name in _KINDS}
-        if len(names) != 1:
-            raise ValueError(f"queries.scm: pattern {index} needs one kind capture: {pattern!r}")
-        kinds.append(names.pop())
-    return query, tuple(kinds)
+    query: tuple[Query, tuple[str, ...]] = folder_query(__file__, "go", _KINDS)
+    return query
 
 
 # ---- types and chains, read from the tree -------------------------------------------------------

@@ -1,6 +1,10 @@
 """Java: packages and imports, classes and their members, declared types, calls, constructors."""
 
+from pathlib import Path
+
 from projectgraph.languages.base import LanguageSpec, StandardLibrary
+
+ROOTS = str(Path(__file__).with_name("roots.yaml"))  # the root rules of this folder's languages
 
 LANGUAGES = (
     LanguageSpec(
@@ -9,6 +13,7 @@ LANGUAGES = (
         grammar="java",
         extractor="projectgraph.languages.java.extract:extract",
         tier="deep",
+        roots=ROOTS,
         module_separator=".",
         control_files=("pom.xml", "build.gradle", "build.gradle.kts"),
         standard=StandardLibrary(tops=frozenset({"java", "javax", "jdk", "sun"})),

@@ -43,8 +43,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from tree_sitter import Node, Query, QueryCursor
@@ -59,7 +57,7 @@ from projectgraph.fileindex import (
     Param,
     Reference,
 )
-from projectgraph.languages.base import grammar_language, short_text
+from projectgraph.languages.base import folder_query, short_text
 
 _KINDS = (
     "def.class",
@@ -105,20 +103,10 @@ def extract(tree: Any, source: bytes, path: str, file_hash: str) -> FileIndex:
     return _Extractor(source).run(tree.root_node, path, file_hash)
 
 
-@cache
 def _query() -> tuple[Query, tuple[str, ...]]:
     """The compiled query and the kind of each of its patterns (the capture named after a kind)."""
-    text = Path(__file__).with_name("queries.scm").read_text(encoding="utf-8")
-    query = Query(grammar_language("java"), text)
-    kinds = []
-    for index in range(query.pattern_count):
-        pattern = text[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
-        pattern = "\n".join(line.partition(";")[0] for line in pattern.splitlines())
-        names = {name for name in re.findall(r"@([\w.]+)", pattern) if name in _KINDS}
-        if len(names) != 1:
-            raise ValueError(f"queries.scm: pattern {index} needs one kind capture: {pattern!r}")
-        kinds.append(names.pop())
-    return query, tuple(kinds)
+    query: tuple[Query, tuple[str, ...]] = folder_query(__file__, "java", _KINDS)
+    return query
 
 
 def _join(prefix: str, name: str) -> str:

@@ -1,6 +1,10 @@
 """JavaScript, TypeScript and TSX: ESM and CommonJS imports and exports, definitions, calls, JSX."""
 
+from pathlib import Path
+
 from projectgraph.languages.base import LanguageSpec, StandardLibrary
+
+ROOTS = str(Path(__file__).with_name("roots.yaml"))  # the root rules of this folder's languages
 
 # Node's modules (``fs``, ``node:fs``); the leaves are JavaScript globals (the language's and the
 # runtimes' own objects and functions): what they call back is what they are passed; eval, Function
@@ -37,6 +41,7 @@ LANGUAGES = (
         grammar="javascript",
         extractor=_EXTRACTOR,
         tier="deep",
+        roots=ROOTS,
         module_separator="/",
         control_files=("package.json", "tsconfig.json", "jsconfig.json"),
         control_patterns=(("tsconfig", ".json"), ("jsconfig", ".json")),
@@ -46,6 +51,8 @@ LANGUAGES = (
         ecosystems=("npm",),
         surface="projectgraph.link.javascript_surface:unit_surface",
         linker=_LINKER,
+        # npm's packages are JavaScript's to name (TypeScript writes their keys the same way)
+        advisory_ecosystem="npm",
         edge_kinds=_EDGE_KINDS,
         extracts=_EXTRACTS,
         interpreters=("node", "nodejs", "deno", "bun"),
@@ -57,6 +64,7 @@ LANGUAGES = (
         grammar="typescript",
         extractor=_EXTRACTOR,
         tier="deep",
+        roots=ROOTS,
         module_separator="/",
         control_files=("package.json", "tsconfig.json", "jsconfig.json"),
         control_patterns=(("tsconfig", ".json"), ("jsconfig", ".json")),
@@ -75,6 +83,7 @@ LANGUAGES = (
         grammar="tsx",
         extractor=_EXTRACTOR,
         tier="deep",
+        roots=ROOTS,
         module_separator="/",
         control_files=("package.json", "tsconfig.json", "jsconfig.json"),
         control_patterns=(("tsconfig", ".json"), ("jsconfig", ".json")),

@@ -114,7 +114,6 @@ from bisect import bisect_right
 from collections.abc import Callable
 from functools import cache
 from operator import itemgetter
-from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from tree_sitter import Node, Query, QueryCursor
@@ -131,7 +130,7 @@ from projectgraph.fileindex import (
     Param,
     Reference,
 )
-from projectgraph.languages.base import grammar_language, short_text
+from projectgraph.languages.base import folder_text, grammar_language, short_text
 from projectgraph.languages.javascript.nodes import (
     FUNCTIONS,
     IDENTIFIER,
@@ -207,9 +206,7 @@ _SPAN = 1 << 36  # byte offsets stay below this: one int sort key packs start, e
 
 @cache
 def _query(grammar: str) -> Query:
-    here = Path(__file__).parent
-    source = "\n".join((here / part).read_text(encoding="utf-8") for part in _PARTS[grammar])
-    return Query(grammar_language(grammar), source)
+    return Query(grammar_language(grammar), folder_text(__file__, _PARTS[grammar]))
 
 
 @cache

@@ -4,7 +4,7 @@ supertypes, imports (a class whose file the import path names gives an edge).
 """
 
 from projectgraph.languages.base import StandardLibrary
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import MAIN_ROOTS, GenericLanguage
 
 GENERIC = GenericLanguage(
     name="kotlin",
@@ -14,6 +14,7 @@ GENERIC = GenericLanguage(
     module_separator=".",
     standard=StandardLibrary(tops=frozenset({"java", "javax", "jdk", "kotlin", "kotlinx"})),
     grammar="kotlin",
+    roots=MAIN_ROOTS,
     type_bodies_run_on_construction=True,
     separators=(".",),
     self_names=("this",),

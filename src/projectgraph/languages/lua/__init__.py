@@ -2,7 +2,7 @@
 names), calls with receivers (``.`` and ``:``), ``require`` (dots are folders) and ``dofile``.
 """
 
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import TEST_ROOTS, GenericLanguage
 
 GENERIC = GenericLanguage(
     name="lua",
@@ -10,6 +10,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".lua",),
     grammar="lua",
+    roots=TEST_ROOTS,
     interpreters=("lua", "luajit"),
     separators=(".", ":"),
     self_names=("self",),

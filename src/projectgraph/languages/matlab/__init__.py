@@ -2,7 +2,7 @@
 superclasses and methods, calls (an index ``a(1)`` reads as a call), ``obj.f()``, ``import``.
 """
 
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import TEST_ROOTS, GenericLanguage
 
 GENERIC = GenericLanguage(
     name="matlab",
@@ -10,6 +10,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".m",),
     grammar="matlab",
+    roots=TEST_ROOTS,
     separators=(".",),
     self_names=("obj", "self", "this"),
 )

@@ -3,7 +3,7 @@ enums, functions, methods, calls with receivers (``->``, ``?->``, ``::``), ``new
 ``require``/``include`` of a path (``__DIR__ . '/x.php'`` too).
 """
 
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import TEST_ROOTS, GenericLanguage
 
 GENERIC = GenericLanguage(
     name="php",
@@ -12,6 +12,7 @@ GENERIC = GenericLanguage(
     extensions=(".php",),
     module_separator="\\",
     grammar="php",
+    roots=TEST_ROOTS,
     interpreters=("php",),
     type_bodies_run_on_construction=True,
     separators=("\\", "::"),

@@ -1,8 +1,13 @@
 """Python: imports, definitions, calls, receivers and dynamic features."""
 
 import sys
+from pathlib import Path
 
-from projectgraph.languages.base import LanguageSpec, StandardLibrary
+from projectgraph.fileindex import FileIndex
+from projectgraph.languages.base import LanguageSpec, StandardLibrary, import_prefixes
+from projectgraph.languages.python.never_called import NEVER_CALLED
+
+ROOTS = str(Path(__file__).with_name("roots.yaml"))  # the root rules of this folder's languages
 
 STANDARD = StandardLibrary(
     tops=frozenset(sys.stdlib_module_names),
@@ -34,6 +39,7 @@ LANGUAGES = (
         grammar="python",
         extractor="projectgraph.languages.python.extract:extract",
         tier="deep",
+        roots=ROOTS,
         edge_kinds=(
             "direct",
             "import",
@@ -70,5 +76,14 @@ LANGUAGES = (
         units="projectgraph.units.python:discover",
         ecosystems=("pypi", "python"),
         linker="projectgraph.link.python:make_linker",
+        unit_names="projectgraph.languages.python:unit_names",
+        advisory_ecosystem="PyPI",
+        tracked_link=True,
+        never_called=NEVER_CALLED,
     ),
 )
+
+
+def unit_names(index: FileIndex) -> set[str]:
+    """Each absolute import and its dotted prefixes (``a``, ``a.b`` of ``a.b.c``)."""
+    return import_prefixes(index, ".")

@@ -20,8 +20,6 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from tree_sitter import Node, Query, QueryCursor
@@ -39,7 +37,7 @@ from projectgraph.fileindex import (
     Reference,
     word_filter,
 )
-from projectgraph.languages.base import grammar_language, short_text
+from projectgraph.languages.base import folder_query, short_text
 
 _DYNAMIC_CALLS = {"eval": "eval", "exec": "exec", "__import__": "__import__"}
 
@@ -74,20 +72,10 @@ _KINDS = (
 )
 
 
-@cache
 def _query() -> tuple[Query, tuple[str, ...]]:
     """The compiled query and the kind of each of its patterns (the capture named after a kind)."""
-    text = Path(__file__).with_name("queries.scm").read_text(encoding="utf-8")
-    query = Query(grammar_language("python"), text)
-    kinds = []
-    for index in range(query.pattern_count):
-        pattern = text[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)]
-        pattern = "\n".join(line.partition(";")[0] for line in pattern.splitlines())
-        names = {name for name in re.findall(r"@([\w.]+)", pattern) if name in _KINDS}
-        if len(names) != 1:
-            raise ValueError(f"queries.scm: pattern {index} needs one kind capture: {pattern!r}")
-        kinds.append(names.pop())
-    return query, tuple(kinds)
+    query: tuple[Query, tuple[str, ...]] = folder_query(__file__, "python", _KINDS)
+    return query
 
 
 # The fast readers accept ASCII name chains; anything else goes to the node readers, which are exact.

@@ -3,7 +3,7 @@ and methods by name, calls (``pkg::f``, ``obj$f``), ``library``/``require`` (pac
 ``source`` of a file (relative to the sourcing file or the project root).
 """
 
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import TEST_ROOTS, GenericLanguage
 
 GENERIC = GenericLanguage(
     name="r",
@@ -11,6 +11,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".R", ".r"),
     grammar="r",
+    roots=TEST_ROOTS,
     interpreters=("Rscript",),
     separators=(),
     self_names=(".self",),

@@ -2,7 +2,7 @@
 and singleton methods, calls with receivers, ``Foo.new``, ``require``/``require_relative``/``load``.
 """
 
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import TEST_ROOTS, GenericLanguage
 
 GENERIC = GenericLanguage(
     name="ruby",
@@ -10,6 +10,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".rb", ".rake"),
     grammar="ruby",
+    roots=TEST_ROOTS,
     interpreters=("ruby",),
     separators=("::", "."),
     self_names=("self",),

@@ -3,7 +3,7 @@ functions and methods, calls with receivers (and ``a op b`` infix calls by name)
 (selectors and renames; a class whose file the import path names gives an edge).
 """
 
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import MAIN_ROOTS, GenericLanguage
 
 GENERIC = GenericLanguage(
     name="scala",
@@ -12,6 +12,7 @@ GENERIC = GenericLanguage(
     extensions=(".scala", ".sc"),
     module_separator=".",
     grammar="scala",
+    roots=MAIN_ROOTS,
     type_bodies_run_on_construction=True,
     separators=(".",),
     self_names=("this",),

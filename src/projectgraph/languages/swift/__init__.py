@@ -2,7 +2,7 @@
 their type), functions, methods, initializers, calls with receivers, ``import`` of modules (no file).
 """
 
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import MAIN_ROOTS, GenericLanguage
 
 GENERIC = GenericLanguage(
     name="swift",
@@ -10,6 +10,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".swift",),
     grammar="swift",
+    roots=MAIN_ROOTS,
     type_bodies_run_on_construction=True,
     separators=(".",),
     self_names=("self", "Self"),

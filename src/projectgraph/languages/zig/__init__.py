@@ -2,7 +2,7 @@
 blocks, calls with receivers, ``@import`` (a file relative to the importing one; ``std`` is none).
 """
 
-from projectgraph.languages.generic import GenericLanguage
+from projectgraph.languages.generic import MAIN_ROOTS, GenericLanguage
 
 GENERIC = GenericLanguage(
     name="zig",
@@ -10,6 +10,7 @@ GENERIC = GenericLanguage(
     source=__file__,
     extensions=(".zig",),
     grammar="zig",
+    roots=MAIN_ROOTS,
     separators=(".",),
     self_names=("self",),
     imports={"import": (("./{module}",),)},
