@@ -220,11 +220,14 @@ def discover_units(
     root = Path(project_root).resolve()
     by_name: dict[str, Unit] = {}
     named_folders = {folder for folder, _ in config.named}
-    for _ecosystems, function in _modules():
-        for unit in function(root, config):
-            kept = by_name.get(unit.name)
-            if kept is None or (unit.root in named_folders and kept.root not in named_folders):
-                by_name[unit.name] = unit
+    from projectgraph.units import tree  # (the finders' modules import this one)
+
+    with tree.listed():  # the finders share one listing of the top folders
+        for _ecosystems, function in _modules():
+            for unit in function(root, config):
+                kept = by_name.get(unit.name)
+                if kept is None or (unit.root in named_folders and kept.root not in named_folders):
+                    by_name[unit.name] = unit
     return tuple(by_name[name] for name in sorted(by_name))
 
 

@@ -44,13 +44,12 @@ from pathlib import Path
 from projectgraph import safefs
 from projectgraph.languages import language
 from projectgraph.languages.go import constraints
-from projectgraph.units import DepsConfig, DepsError, Unit, split_name, unit_name
+from projectgraph.units import DepsConfig, DepsError, Unit, split_name, tree, unit_name
 
 ECOSYSTEMS = language("go").ecosystems  # as its language's record says
 LANGUAGES = ("go",)
 _PACKAGE_CLAUSE = re.compile(rb"^package[ \t]", re.MULTILINE)
 _HEAD_BYTES = 16 * 1024
-_MOD_DEPTH = 3  # how deep below the project root a go.mod (or, with no go.mod, a .go file) is looked for
 _NOT_PROJECT = frozenset(("vendor", "testdata", "node_modules"))
 _GOVERSION = re.compile(r"const\s+Version\s*=\s*(\d+)")
 _MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"]+)", re.MULTILINE)
@@ -462,37 +461,15 @@ def build_excluded(path: Path) -> bool:
 
 
 def _go_mods(base: Path) -> list[Path]:
-    """The go.mod files of the project: at the root, and in folders up to ``_MOD_DEPTH`` below it
+    """The go.mod files of the project: at the root, and in folders up to ``tree.DEPTH`` below it
     (a workspace's modules), not in vendor/, testdata, node_modules or hidden folders."""
-    found: list[Path] = []
-    for folder, names, filenames in os.walk(base):
-        depth = _depth(base, folder)
-        names[:] = (
-            sorted(n for n in names if n not in _NOT_PROJECT and not n.startswith((".", "_")))
-            if depth < _MOD_DEPTH
-            else []
-        )
-        if "go.mod" in filenames:
-            found.append(Path(folder) / "go.mod")
-    return found
-
-
-def _depth(base: Path, folder: str) -> int:
-    """How many folders ``folder`` (from ``os.walk(base)``) is below ``base`` (a string count: a
-    pathlib relative_to per folder was most of a walk of a large tree)."""
-    rest = folder[len(os.fspath(base)) :].strip(os.sep)
-    return rest.count(os.sep) + 1 if rest else 0
+    skip = lambda name: name in _NOT_PROJECT or name.startswith("_")  # noqa: E731
+    return [base / rel / "go.mod" for rel, _, filenames in tree.walked(base, skip) if "go.mod" in filenames]
 
 
 def _has_go_files(base: Path) -> bool:
-    """Whether a .go file is at the root or up to ``_MOD_DEPTH`` folders below it."""
-    for folder, names, filenames in os.walk(base):
-        depth = _depth(base, folder)
+    """Whether a .go file is at the root or up to ``tree.DEPTH`` folders below it."""
+    for _, _, filenames in tree.walked(base, _NOT_PROJECT.__contains__):
         if any(name.endswith(".go") for name in filenames):
             return True
-        names[:] = (
-            [n for n in names if n not in _NOT_PROJECT and not n.startswith(".")]
-            if depth < _MOD_DEPTH
-            else []
-        )
     return False

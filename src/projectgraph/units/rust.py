@@ -39,7 +39,7 @@ from typing import Any
 
 from projectgraph import safefs
 from projectgraph.languages import language
-from projectgraph.units import DepsConfig, DepsError, Unit, split_name, unit_name
+from projectgraph.units import DepsConfig, DepsError, Unit, split_name, tree, unit_name
 
 ECOSYSTEMS = language("rust").ecosystems  # as its language's record says
 LANGUAGES = ("rust",)
@@ -163,15 +163,11 @@ def renamed_dependencies(folder: Path) -> dict[str, set[str]]:
     """Package name -> the names the project's Cargo.toml files give it (``helper = { package =
     "kit" }``: kit -> helper), so a unit of kit gives the paths the project writes with helper."""
     found: dict[str, set[str]] = {}
-    for where, names, filenames in os.walk(folder):
-        depth = len(Path(where).relative_to(folder).parts)
-        names[:] = (
-            [] if depth >= 3 else sorted(n for n in names if not n.startswith(".") and n not in _NOT_PROJECT)
-        )
+    for where, _, filenames in tree.walked(folder, _NOT_PROJECT.__contains__):
         if "Cargo.toml" not in filenames:
             continue
         try:
-            data = tomllib.loads(safefs.read_text(Path(where) / "Cargo.toml"))
+            data = tomllib.loads(safefs.read_text(folder / where / "Cargo.toml"))
         except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
             continue
         for table in _dependency_tables(data):
@@ -316,12 +312,7 @@ def _manifest_version(folder: Path) -> tuple[str, str] | None:
 def _lock_file(base: Path) -> Path | None:
     if os.path.isfile(base / "Cargo.lock"):
         return base / "Cargo.lock"
-    for folder, names, filenames in os.walk(base):
-        names[:] = sorted(
-            n for n in names if not n.startswith(".") and n not in ("vendor", "target", "node_modules")
-        )
+    for folder, _, filenames in tree.walked(base, _NOT_PROJECT.__contains__):
         if "Cargo.lock" in filenames:
-            return Path(folder) / "Cargo.lock"
-        if folder[len(os.fspath(base)) :].strip(os.sep).count(os.sep) >= 2:  # (no pathlib per folder)
-            names[:] = []
+            return base / folder / "Cargo.lock"
     return None
