@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gc
 import importlib
-import multiprocessing
 import os
 import re
 import signal
@@ -835,6 +834,8 @@ def _map(tasks: list[_Task], workers: int, cancelled: Callable[[], bool]) -> Ite
             if enabled:
                 gc.enable()
         return
+    import multiprocessing  # (here: 25-90 ms of a process start, and a sync that parses nothing has no pool)
+
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     pool = context.Pool(min(workers, len(tasks)), initializer=_worker_init)

@@ -17,6 +17,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from projectgraph.config import load_config
 from projectgraph.daemon.writer import WriterPid
@@ -25,12 +26,14 @@ from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions, Progress
 from projectgraph.languages import all_languages
 from projectgraph.pipeline import ProjectRun
-from projectgraph.query import QueryEngine, semantic
 from projectgraph.store import sqlite as sql
 from projectgraph.store.lock import WriterBusyError, WriterLock
 from projectgraph.store.sqlite import DamagedStoreError, SqliteStore, open_project_store
 from projectgraph.sync.controls import control_files
 from projectgraph.sync.reconcile import SyncResult, reconcile
+
+if TYPE_CHECKING:  # (imported where used: a sync needs neither, and they were a tenth of its start)
+    from projectgraph.query import QueryEngine, semantic
 
 _log = logging.getLogger(__name__)
 
@@ -194,11 +197,15 @@ class Project:
         """Give every first-party symbol of the stored graph its vector (semantic search), embedding
         only the symbols whose text changed; afterwards each index and sync keeps them current."""
         with self._writer():
+            from projectgraph.query import semantic
+
             return semantic.refresh(self.store.connection, self.root, progress)
 
     def _keep_vectors(self) -> None:
         """After a write: re-embed what changed, when the project has vectors and the model is here."""
         connection = self.store.connection
+        from projectgraph.query import semantic
+
         if semantic.model_available() and semantic.has_vectors(connection):
             semantic.refresh(connection, self.root)
 
@@ -298,4 +305,6 @@ class Project:
 
     def engine(self, progress: Progress | None = None) -> QueryEngine:
         self.ensure_current(progress)
+        from projectgraph.query import QueryEngine
+
         return QueryEngine(self.store.connection)
