@@ -12,14 +12,19 @@ works on a copy outside this repository, indexes it once in direct mode, then me
   calls ``--callee`` (passing ``--argument``), then polls ``code_callers`` of the callee until the
   new caller is in the answer; the time from the end of the write to that answer, for each of
   ``--edits`` edits (target: median <= 300 ms). Each answer's ``freshness`` is checked: the generation moved.
-  The daemon's log gives the part of it each sync took, how it linked, and how long the answers of
-  each new generation took to be ready after it (the query engine's tables followed).
+  The daemon's log gives the part of it each sync took (wall, and the watcher thread's CPU), how it
+  linked, and how long the answers of each new generation took to be ready after it (the query
+  engine's tables followed).
 - **CLI query**: ``projectgraph callers CALLEE --json`` as a whole process, through the running
   daemon (target <= 50 ms wall), beside the same command in direct mode (PROJECTGRAPH_NO_DAEMON=1)
   and the floor of an interpreter that starts and exits (``python -c pass``): medians of ``--runs``
   runs, wall and CPU seconds (user + system of the child). The outputs must be the same.
 
-Medians are reported with the load (``os.getloadavg``) before and after: the machine is shared.
+Medians are reported with the load (``os.getloadavg``) before and after: the machine is shared,
+and so beside the wall times the CPU seconds and the ratio to the floor measured in the same run.
+The processes run without ``PYTHONDONTWRITEBYTECODE`` (unless ``--no-bytecode``): an installed
+package has its modules compiled, and a command that compiles its entry module from source at
+every start (an editable install with the variable set) measures the compiler, about 8 ms of CPU.
 """
 
 from __future__ import annotations
@@ -73,24 +78,32 @@ def daemon_log(root: Path) -> dict[str, Any]:
     """What the daemon's log says of the syncs of the edits: their seconds and how they linked, and
     how long the answers of each new generation took to be ready after the sync."""
     syncs: list[float] = []
+    sync_cpu: list[float] = []
     links: dict[str, int] = {}
     ready: list[float] = []
+    ready_cpu: list[float] = []
     try:
         text = (root / ".projectgraph" / "daemon.log").read_text(encoding="utf-8", errors="replace")
     except OSError:
         return {}
     for line in text.splitlines():
-        found = re.search(r"sync \(change\): .*, (\w+) link, ([\d.]+) s$", line)
+        found = re.search(r"sync \(change\): .*, (\w+) link, ([\d.]+) s(?: \(([\d.]+) s CPU\))?$", line)
         if found:
             links[found.group(1)] = links.get(found.group(1), 0) + 1
             syncs.append(float(found.group(2)))
-        found = re.search(r"answers of the new generation ready in ([\d.]+) s$", line)
+            if found.group(3):
+                sync_cpu.append(float(found.group(3)))
+        found = re.search(r"answers of the new generation ready in ([\d.]+) s(?: \(([\d.]+) s CPU\))?$", line)
         if found:
             ready.append(float(found.group(1)))
+            if found.group(2):
+                ready_cpu.append(float(found.group(2)))
     return {
         "sync_seconds": summary(syncs) if syncs else None,
+        "sync_cpu_seconds": summary(sync_cpu) if sync_cpu else None,
         "links": links,
         "ready_seconds": summary(ready) if ready else None,
+        "ready_cpu_seconds": summary(ready_cpu) if ready_cpu else None,
     }
 
 
@@ -213,6 +226,11 @@ def main() -> None:
         "--languages", help="Comma-separated languages (written to the copy's projectgraph.toml)."
     )
     parser.add_argument("--json", dest="json_out", help="write the results as JSON here")
+    parser.add_argument(
+        "--no-bytecode",
+        action="store_true",
+        help="keep PYTHONDONTWRITEBYTECODE for the processes (each compiles its modules at start)",
+    )
     args = parser.parse_args()
     import anyio
 
@@ -223,7 +241,8 @@ def main() -> None:
     if args.languages:
         names = ", ".join(f'"{n.strip()}"' for n in args.languages.split(",") if n.strip())
         (root / "projectgraph.toml").write_text(f"languages = [{names}]\n", encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k != "PROJECTGRAPH_NO_DAEMON"}
+    dropped = {"PROJECTGRAPH_NO_DAEMON"} | (set() if args.no_bytecode else {"PYTHONDONTWRITEBYTECODE"})
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     env["PROJECTGRAPH_DAEMON_IDLE"] = "120"
     try:
         started = time.perf_counter()
@@ -244,6 +263,7 @@ def main() -> None:
         "index_seconds": round(indexed, 2),
         "load": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in load_after]},
         "cpus": os.cpu_count(),
+        "bytecode": not args.no_bytecode,
         "save_to_answer": saves,
         "cli_query": queries,
     }
@@ -259,16 +279,26 @@ def main() -> None:
     logged = saves["daemon_log"]
     if logged.get("sync_seconds"):
         ready = logged.get("ready_seconds") or {}
+        sync_cpu = logged.get("sync_cpu_seconds") or {}
+        ready_cpu = logged.get("ready_cpu_seconds") or {}
         print(
-            f"  the daemon's syncs of the edits: median {logged['sync_seconds']['median'] * 1000:.0f} ms "
+            f"  the daemon's syncs of the edits: median {logged['sync_seconds']['median'] * 1000:.0f} ms, "
+            f"{sync_cpu.get('median', 0) * 1000:.0f} ms CPU "
             f"({', '.join(f'{n} {how}' for how, n in sorted(logged['links'].items()))}); "
-            f"answers ready after a sync: median {ready.get('median', 0) * 1000:.0f} ms"
+            f"answers ready after a sync: median {ready.get('median', 0) * 1000:.0f} ms, "
+            f"{ready_cpu.get('median', 0) * 1000:.0f} ms CPU"
         )
     for name, row in q.items():
         print(
             f"CLI {name:<15} wall median {row['wall']['median'] * 1000:6.0f} ms "
             f"(min {row['wall']['min'] * 1000:.0f}), CPU median {row['cpu']['median'] * 1000:.0f} ms"
         )
+    floor, through = q["python -c pass"], q["daemon"]
+    print(
+        f"through the daemon / python -c pass: wall "
+        f"{through['wall']['median'] / floor['wall']['median']:.2f}, "
+        f"CPU {through['cpu']['median'] / floor['cpu']['median']:.2f}"
+    )
     ratio = q["daemon"]["wall"]["median"] / q["direct"]["wall"]["median"]
     extra = q["daemon"]["wall"]["median"] - q["python -c pass"]["wall"]["median"]
     print(
