@@ -249,27 +249,85 @@ def _flat(keys: Iterable[Key], parts: Iterable[_Reads]) -> set[Key]:
     return found
 
 
-def _read_any(answers: Iterable[_Reads], dirty: set[Key] | frozenset[Key]) -> dict[int, bool]:
-    """By ``id``: whether each answer (and each below it) read a key of ``dirty``."""
-    state: dict[int, bool] = {}
-    for root in answers:
-        if id(root) in state:
-            continue
-        stack: list[tuple[_Reads, bool]] = [(root, False)]
+class _Readers:
+    """Who read what, upward, so a relink finds the answers that read a changed key without a pass
+    over every memoized answer (on Django 40,000 answers and 53,000 reads: 0.3-0.4 s of CPU per
+    edit were that pass): the reads whose own keys hold a key, the reads made of a read (its
+    ``parts``), the slots a read is the answer of. An answer is added when it is recorded
+    (``add``), taken in at the next look (``readers``). Entries are not removed when an answer is
+    forgotten: a slot found is taken only while it still holds that read (the caller checks), and
+    every read taken in is kept (``known``) so that its id names it alone; ``stale`` says when
+    they outgrew the live ones and the table should be made again from the live answers."""
+
+    __slots__ = ("by_key", "known", "live", "pending", "slots", "up")
+
+    def __init__(self) -> None:
+        self.known: dict[int, _Reads] = {}
+        self.by_key: dict[Key, list[_Reads]] = {}
+        self.up: dict[int, list[_Reads]] = {}
+        self.slots: dict[int, list[Any]] = {}
+        self.pending: list[tuple[Any, _Reads]] = []
+        self.live = 0  # reads known when the table was last made
+
+    def add(self, slot: Any, reads: _Reads) -> None:
+        if reads is not _NO_READS:
+            self.pending.append((slot, reads))
+
+    def _take_in(self) -> None:
+        known, by_key, up, slots = self.known, self.by_key, self.up, self.slots
+        for slot, reads in self.pending:
+            stack = [reads]
+            while stack:
+                item = stack.pop()
+                at = id(item)
+                if at in known:
+                    continue
+                known[at] = item
+                for key in item.keys:
+                    found = by_key.get(key)
+                    if found is None:
+                        by_key[key] = [item]
+                    else:
+                        found.append(item)
+                for part in item.parts:
+                    above = up.get(id(part))
+                    if above is None:
+                        up[id(part)] = [item]
+                    else:
+                        above.append(item)
+                    if id(part) not in known:
+                        stack.append(part)
+            found_slots = slots.get(id(reads))
+            if found_slots is None:
+                slots[id(reads)] = [slot]
+            else:
+                found_slots.append(slot)
+        self.pending.clear()
+
+    def readers(self, dirty: Iterable[Key]) -> list[tuple[Any, _Reads]]:
+        """(slot, read) of every read that read a key of ``dirty``, itself or through its parts
+        (the slot may hold another read by now)."""
+        if self.pending:
+            self._take_in()
+        found: dict[int, _Reads] = {}
+        stack = [item for key in dirty for item in self.by_key.get(key, ())]
+        up = self.up
         while stack:
-            reads, expanded = stack.pop()
-            at = id(reads)
-            if at in state:
+            item = stack.pop()
+            if id(item) in found:
                 continue
-            if expanded:
-                state[at] = any(state[id(part)] for part in reads.parts)
-                continue
-            if not dirty.isdisjoint(reads.keys):
-                state[at] = True
-                continue
-            stack.append((reads, True))
-            stack.extend((part, False) for part in reads.parts if id(part) not in state)
-    return state
+            found[id(item)] = item
+            stack.extend(up.get(id(item), ()))
+        return [(slot, item) for at, item in found.items() for slot in self.slots.get(at, ())]
+
+    def stale(self) -> bool:
+        return len(self.known) + len(self.pending) > 2 * self.live + 100_000
+
+    def remake(self, answers: Iterable[tuple[Any, _Reads]]) -> None:
+        self.known, self.by_key, self.up, self.slots = {}, {}, {}, {}
+        self.pending = [(slot, reads) for slot, reads in answers if reads is not _NO_READS]
+        self._take_in()
+        self.live = len(self.known)
 
 
 @dataclass
@@ -288,6 +346,8 @@ class TracedPythonLinker(py.PythonLinker):
     ) -> None:
         self._frame: set[Key] = _Frame()
         self._deps: dict[Any, Any] = {}  # (cache, slot) -> the keys its answer read (_Reads)
+        self._cache_slots: dict[str, dict[Any, None]] = {}  # cache -> its slots in _deps
+        self.readers = _Readers()  # what read each key, upward (filled as answers are recorded)
         self._structure_keys: dict[str, dict[str, tuple[Key, ...]]] = {}  # path -> qualname -> keys
         self.import_roots = roots
         self.unit_deps: dict[Unit, set[Key]] = {}
@@ -380,8 +440,25 @@ class TracedPythonLinker(py.PythonLinker):
             self._drop_deps("memo")
 
     def _drop_deps(self, *caches: str) -> None:
-        for slot in [s for s in self._deps if s[0] in caches]:
-            del self._deps[slot]
+        deps = self._deps
+        for cache in caches:
+            for slot in self._cache_slots.pop(cache, ()):
+                deps.pop(slot, None)
+
+    def _record(self, slot: Any, read: _Reads) -> None:
+        """``slot``'s answer read ``read`` (kept by cache, and taken in by the readers' table)."""
+        self._deps[slot] = read
+        slots = self._cache_slots.get(slot[0])
+        if slots is None:
+            slots = self._cache_slots[slot[0]] = {}
+        slots[slot] = None
+        self.readers.add(slot, read)
+
+    def _forget(self, slot: Any) -> None:
+        del self._deps[slot]
+        slots = self._cache_slots.get(slot[0])
+        if slots is not None:
+            slots.pop(slot, None)
 
     # ---- recording ----------------------------------------------------------------------
     def _cached(self, cache: str, table: Any, slot: Any, compute: Callable[[], Any]) -> Any:
@@ -402,7 +479,7 @@ class TracedPythonLinker(py.PythonLinker):
             self._frame = saved
             if read is not _NO_READS:
                 _absorb(saved, read)
-            self._deps[(cache, slot)] = read
+            self._record((cache, slot), read)
             if self.replaying:
                 self.fresh.add((cache, slot))
 
@@ -565,7 +642,7 @@ class TracedPythonLinker(py.PythonLinker):
                 known = self._deps.get(slot)
                 if known is not None and known is not _NO_READS and known is not read:
                     read = _Reads((), (known, read)) if read is not _NO_READS else known
-                self._deps[slot] = read
+                self._record(slot, read)
 
         value = super()._memo(table, key, run, *args)
         if not ran:
@@ -877,6 +954,7 @@ class LinkState:
         self.root_list: list[Root] = []
         self.last_entry_roots: set[Root] = set()
         self.gave_up = ""  # why the last relink gave up ("" when it did not)
+        linker.readers.remake(linker._deps.items())  # now, not at the first edit
 
     # ---- pieces -------------------------------------------------------------------------
     def _inputs(self, pyfile: py._File) -> dict[Unit, Any]:
@@ -1080,18 +1158,20 @@ class LinkState:
             "incomplete_files": sum(1 for e in entries if e.status in _INCOMPLETE),
             "manifest_problems": list(self.manifests.problems),
         }
-        return placing_every_file(
-            Graph(
-                nodes=tuple(self.nodes_sorted),
-                edges=tuple(edges),
-                roots=root_set.roots,
-                unresolved=tuple(self.unresolved_sorted),
-                dynamic=tuple(self.dynamic_sorted),
-                truncations=(),
-                files=entries,
-                stats=stats,
-            )
+        graph = Graph(
+            nodes=tuple(self.nodes_sorted),
+            edges=tuple(edges),
+            roots=root_set.roots,
+            unresolved=tuple(self.unresolved_sorted),
+            dynamic=tuple(self.dynamic_sorted),
+            truncations=(),
+            files=entries,
+            stats=stats,
         )
+        # its nodes by key are the node map (a copy: the map changes with the next relink), not a
+        # pass over every node again
+        graph.__dict__["node_by_key"] = dict(self.node_map)
+        return placing_every_file(graph)
 
     def _resolve_entry(self, entry: EntryPoint) -> str | None:
         return resolve_entry(entry, self.others.linkers, self.indexes, self.manifests)
@@ -1270,12 +1350,16 @@ class LinkState:
         previous: dict[str, list[Value]] = {}  # forgotten bases, for the subclass table
         for key in classes:  # the classes of the changed files, before and after
             previous.setdefault(key, linker._bases_cache.get(key, []))
+        readers = linker.readers
+        if readers.stale():
+            readers.remake(linker._deps.items())
+        fresh: Iterable[Key] = dirty
         while True:
-            touched = _read_any(linker._deps.values(), dirty)
-            for slot, read in list(linker._deps.items()):
-                if not touched[id(read)]:
-                    continue
-                del linker._deps[slot]
+            deps = linker._deps
+            for slot, read in readers.readers(fresh):
+                if deps.get(slot) is not read:
+                    continue  # (forgotten already, or another answer since)
+                linker._forget(slot)
                 if slot[0] == "memo":
                     memo = memos.get(slot[1])
                     if memo is not None:
@@ -1313,6 +1397,7 @@ class LinkState:
             if not grown:
                 break
             dirty |= grown
+            fresh = grown
         linker._subclass_cache.clear()
         linker._drop_deps("subs")
         # a changed file's own memo tables went with its old _File; answers elsewhere that read it

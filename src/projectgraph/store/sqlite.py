@@ -19,7 +19,7 @@ import sqlite3
 import time
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from itertools import groupby
 from operator import itemgetter
@@ -729,7 +729,7 @@ def _groups_of(graph: Graph, paths: set[str]) -> dict[str, _Group]:
             if group is None:
                 group = groups[node.path] = _Group(node.path)
             group.nodes.append(node)
-    known: set[str] | None = None
+    known: Mapping[str, Node] | None = None
     for group in groups.values():
         for node in group.nodes:
             tables: tuple[tuple[str, Sequence[Any]], ...] = (
@@ -746,7 +746,7 @@ def _groups_of(graph: Graph, paths: set[str]) -> dict[str, _Group]:
                 run = rows[low:high]
                 if part == "edges":
                     if known is None:
-                        known = {n.key for n in graph.nodes}
+                        known = graph.node_by_key  # (an incremental link's graph has it made)
                     run = [e for e in run if e[1] in known]
                 getattr(group, part).extend(run)
     return groups
