@@ -456,7 +456,7 @@ def run_index(
         seconds = time.monotonic() - started
         return IndexResult(str(base), (), (), (), error="cancelled (interrupted)", seconds=seconds)
     result = index_files(base, found, specs, options, store, progress, started)
-    return with_units(result, options, store, started)
+    return index_units(result, options, store, started)
 
 
 def run_languages(options: IndexOptions, config: ProjectConfig) -> list[LanguageSpec]:
@@ -477,7 +477,7 @@ def run_languages(options: IndexOptions, config: ProjectConfig) -> list[Language
     return [known[name] for name in names]
 
 
-def with_units(
+def index_units(
     result: IndexResult,
     options: IndexOptions,
     store: Any | None,

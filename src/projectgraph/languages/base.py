@@ -112,7 +112,7 @@ class LanguageSpec:
     # the language's root rules (a file of the ``roots/rules.yaml`` form, beside its ``__init__``):
     # ``roots.embedded_rules`` reads the language-free file, then each language's, once each
     roots: str = ""
-    # the names a file asks dependency units by (``indexer.with_units``: "module:function", of a
+    # the names a file asks dependency units by (``indexer.index_units``: "module:function", of a
     # ``FileIndex``); empty: each absolute import and its prefixes, split at ``/``
     unit_names: str = ""
     # the ecosystem of the language's packages as OSV names it (``PyPI``, ``crates.io``): ``audit``

@@ -17,6 +17,7 @@ from functools import cache
 from typing import Protocol, TypeVar
 
 from projectgraph.fileindex import DEFAULT_TEST_PATHS
+from projectgraph.graph import Site
 from projectgraph.roots import _glob
 
 
@@ -26,6 +27,26 @@ class _Located(Protocol):
 
 
 _T = TypeVar("_T", bound=_Located)
+
+# a name match takes at most this many candidates: more, and the name says too little to guess by
+MAX_NAME_CANDIDATES = 8
+
+
+class _Keyed(Protocol):
+    @property
+    def key(self) -> str: ...
+
+
+class _EdgeSink(Protocol):
+    def edge(self, caller: str, callee: str, relation: str, kind: str, site: Site, via: str = "") -> None: ...
+
+
+def name_edges(builder: _EdgeSink, caller: str, site: Site, candidates: Sequence[_Keyed]) -> None:
+    """A ``calls`` edge of kind ``name`` to each candidate, when there are at most
+    ``MAX_NAME_CANDIDATES`` of them."""
+    if len(candidates) <= MAX_NAME_CANDIDATES:
+        for info in candidates:
+            builder.edge(caller, info.key, "calls", "name", site)
 
 
 @cache

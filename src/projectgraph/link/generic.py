@@ -38,8 +38,8 @@ from projectgraph.graph import Site, Unresolved
 from projectgraph.languages import all_languages
 from projectgraph.languages.generic import CALLABLE_KINDS, MODULE_KINDS, TYPE_KINDS, GenericLanguage
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, module_node, node_for
+from projectgraph.link.gates import MAX_NAME_CANDIDATES
 
-MAX_NAME_CANDIDATES = 8
 MAX_BASE_DEPTH = 8
 _CONSTRUCTED = TYPE_KINDS - {"interface", "trait", "protocol", "mixin", "type"}
 _ABSTRACT = frozenset({"interface", "trait", "protocol"})

@@ -50,7 +50,7 @@ What stays unknown is an unresolved site. A receiver whose type the records do n
 external function's result with no dependency code, a local type) is
 ``unknown-receiver`` with the method name, as is a call result whose function has two definitions
 with two result types; unless the receiver starts at a package, the call also gets ``name`` edges
-(low) to the first-party methods of that name when there are at most ``MAX_NAME_CANDIDATES``. A
+(low) to the first-party methods of that name when there are at most ``MAX_METHOD_NAME_CANDIDATES``. A
 name no record binds is ``no-definition``. A call of a function value whose functions the
 records name is an edge to each (kind ``assignment``): a variable bound to a function, a method
 value or a literal (``F$1``), a call of a function each of whose ``return``s names functions
@@ -109,7 +109,9 @@ from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, module_no
 from projectgraph.manifests import Manifests
 
 LANGUAGE = "go"
-MAX_NAME_CANDIDATES = 10
+# Go's name match takes more candidates than ``gates.MAX_NAME_CANDIDATES``: a method name is shared
+# by every type of an interface's method set
+MAX_METHOD_NAME_CANDIDATES = 10
 MAX_CHA_SITE = 16  # implementations a call site gets its own cha edges to; past it, through the method
 MAX_DEPTH = 24
 DEFAULT_HOPS = 10
@@ -684,7 +686,7 @@ class GoLinker:
         if root.kind in ("ext_package", "package"):
             return  # a result of a package's function: its type is the package's, not a name's guess
         candidates = self._methods_by_name.get(name, [])
-        if 0 < len(candidates) <= MAX_NAME_CANDIDATES:
+        if 0 < len(candidates) <= MAX_METHOD_NAME_CANDIDATES:
             for info in candidates:
                 if info.path.endswith("_test.go") and not gofile.path.endswith("_test.go"):
                     continue

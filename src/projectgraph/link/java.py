@@ -57,10 +57,10 @@ from typing import NamedTuple
 from projectgraph import keys
 from projectgraph.fileindex import Assignment, Call, FileIndex, Import, Reference
 from projectgraph.graph import Site, Unresolved
+from projectgraph.link import gates
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value, module_node, node_for
 
 LANGUAGE = "java"
-MAX_NAME_CANDIDATES = 8
 MAX_CHA = 64
 _TYPE_KINDS = frozenset(("class", "interface", "enum", "record", "annotation"))
 JAVA_LANG = frozenset(
@@ -1255,10 +1255,7 @@ class JavaLinker:
         self._unresolved(caller, site, reason, call.name, call.text)
         if call.name in COMMON_METHODS:
             return
-        candidates = self._by_name().get(call.name, [])
-        if 0 < len(candidates) <= MAX_NAME_CANDIDATES:
-            for info in candidates:
-                self.builder.edge(caller, info.key, "calls", "name", site)
+        gates.name_edges(self.builder, caller, site, self._by_name().get(call.name, []))
 
     def _by_name(self) -> dict[str, list[DefInfo]]:
         cached: dict[str, list[DefInfo]] | None = getattr(self, "_by_name_cache", None)

@@ -32,7 +32,6 @@ reads makes it run again for nothing, until the next full link rewrites the inde
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import uuid
 from array import array
@@ -69,6 +68,7 @@ from projectgraph.link.incremental import (
     replay,
     surface,
 )
+from projectgraph.link.state import NotFollowed, followed, key_hash, read_state
 from projectgraph.manifests import Manifests
 from projectgraph.roots import _STRONG, entry_roots, file_roots, merge_rules
 from projectgraph.store import sqlite as sql
@@ -83,16 +83,6 @@ Key = tuple[Any, ...]
 Unit = tuple[str, str]
 Rows = tuple[list[Node], list[Edge], list[Unresolved], list[Dynamic], list[Root]]
 _new = tuple.__new__
-
-
-class _NotFollowed(Exception):
-    """The change is not one the stored state can follow: link in full."""
-
-
-def key_hash(key: Key) -> int:
-    """A stable signed 64-bit hash of a key (Python's own ``hash`` differs between processes)."""
-    digest = hashlib.blake2b(repr(key).encode("utf-8", "surrogatepass"), digest_size=8).digest()
-    return int.from_bytes(digest, "little", signed=True)
 
 
 def shape(options: LinkOptions) -> str:
@@ -365,15 +355,13 @@ def relink(
     old_index: Callable[[str, str], FileIndex | None],
 ) -> tuple[Relinked | None, str]:
     """The changed groups of the graph of ``indexes`` from the stored state, or (None, why not)."""
-    try:
-        # the linker's tables of every file and the stored outputs are records with no cycles,
-        # as in a full link (``PythonLinker.link``): on Django the collector doubled the relink
-        with paused_gc(keep=True):
-            return _relink(connection, indexes, entries, options, manifests, old_index), ""
-    except _NotFollowed as why:
-        return None, str(why)
-    except (KeyError, ValueError, EOFError) as error:  # a state this version cannot read
-        return None, f"the stored state cannot be read: {type(error).__name__}: {error}"
+    # the linker's tables of every file and the stored outputs are records with no cycles,
+    # as in a full link (``PythonLinker.link``): on Django the collector doubled the relink
+    with paused_gc(keep=True):
+        return followed(
+            lambda: _relink(connection, indexes, entries, options, manifests, old_index),
+            (KeyError, ValueError, EOFError),
+        )
 
 
 def _relink(
@@ -384,25 +372,20 @@ def _relink(
     manifests: Manifests,
     old_index: Callable[[str, str], FileIndex | None],
 ) -> Relinked:
-    blob = sql.read_link_globals(connection)
-    if blob is None:
-        raise _NotFollowed("no stored state")
-    state = marshal.loads(blob)
-    if state["shape"] != shape(options):
-        raise _NotFollowed("linked with other options or rules")
+    state = read_state(connection, shape(options))
     ordered = sorted(indexes, key=lambda i: i.path)
     files: dict[str, str] = state["files"]
     if {i.path for i in ordered} != set(files):
-        raise _NotFollowed("files came or went")
+        raise NotFollowed("files came or went")
     changed = [i.path for i in ordered if i.hash != files[i.path]]
     if not changed:
-        raise _NotFollowed("no file's index changed")
+        raise NotFollowed("no file's index changed")
     if any(i.language != py._LANGUAGE for i in ordered if i.path in set(changed)):
-        raise _NotFollowed("a file of another language changed")
+        raise NotFollowed("a file of another language changed")
     kept_others: dict[str, Any] = state["others"]
     extra = {e.path for e in entries if e.status in ("failed", "missing")}
     if sorted(extra) != state["incomplete"]:
-        raise _NotFollowed("files with no index came or went")
+        raise NotFollowed("files with no index came or went")
     hops = options.max_export_hops or DEFAULT_MAX_EXPORT_HOPS
     context = LinkContext(manifests, hops, tuple(options.test_paths), tuple(options.sys_path), options.root)
     # The other linkers read only their own languages' indexes (each filters ``ordered`` by
@@ -425,7 +408,7 @@ def _relink(
     other_keys = set(kept_others["keys"])
     linker = python
     if any(path not in linker.files for path in changed):
-        raise _NotFollowed("a changed Python file that is no module")
+        raise NotFollowed("a changed Python file that is no module")
     _bindings_in(linker, state["bindings"])
     # the tables over every definition, from the stored ones and the changed files' before and after
     tables = _Tables.stored(state)
@@ -433,17 +416,17 @@ def _relink(
     for path in changed:
         old = old_index(path, files[path])
         if old is None:
-            raise _NotFollowed("the old index is gone")
+            raise NotFollowed("the old index is gone")
         before = linker.new_file(old)
         if before is None or before.module != linker.files[path].module:
-            raise _NotFollowed("module names changed")
+            raise NotFollowed("module names changed")
         befores[path] = before
         tables.replace(path, before, linker.files[path])
     linker.__dict__["_by_name"] = _ByName(tables.methods, linker.defs)
     linker.__dict__["_property_names"] = frozenset(n for n, c in tables.properties.items() if c > 0)
     linker.classmethod_names = frozenset(n for n, c in tables.classmethods.items() if c > 0)
     if sorted(linker.classmethod_names) != state["classmethods"]:
-        raise _NotFollowed("classmethod names changed")
+        raise NotFollowed("classmethod names changed")
     units: list[Unit] = [(u[0], u[1]) for u in state["units"]]
     ids = {unit: position for position, unit in enumerate(units)}
     classes: list[str] = state["classes"]
@@ -519,7 +502,7 @@ def _relink(
             try:
                 replay(linker, units[uid], uid, count)  # (a pass unit's id is its position)
             except _GiveUp as why:
-                raise _NotFollowed(str(why)) from why
+                raise NotFollowed(str(why)) from why
             fresh[uid] = _load_output(_output_blob(linker.outputs[units[uid]]))
             reads[uid] = linker.unit_deps[units[uid]]
         for uid in rerun:
@@ -535,7 +518,7 @@ def _relink(
         linker.builder = shared
     old_outputs = {uid: _load_output(b) for uid, b in sql.read_link_units(connection, rerun_all).items()}
     if len(old_outputs) != len(rerun_all):
-        raise _NotFollowed("a unit's stored output is missing")
+        raise NotFollowed("a unit's stored output is missing")
     groups: dict[str, list[int]] = {g: list(u) for g, u in state["groups"].items()}
     externals: Counter[str] = Counter(state["externals"])
     affected: set[str] = set(changed_set)
@@ -569,7 +552,7 @@ def _relink(
     for path in changed:
         own_now[path] = file_roots(active, by_path[path], manifests.dependencies, options.test_paths, None)
         if any(_root_group(r.key) != path for r in own_now[path]):
-            raise _NotFollowed("a file gives roots of another file")
+            raise NotFollowed("a file gives roots of another file")
     root_groups = set(changed) | {_root_group(r.key) for r in entry_before ^ entry_now}
     own_before = {p: _roots_in(rows) for p, rows in sql.read_link_roots(connection, root_groups).items()}
     root_count: int = state["root_count"]
@@ -587,7 +570,7 @@ def _relink(
             strong += sum(1 for r in roots_now if r.kind in _STRONG)
             strong -= sum(1 for r in roots_was if r.kind in _STRONG)
     if strong <= 0:
-        raise _NotFollowed("no strong root: the fallback roots count")
+        raise NotFollowed("no strong root: the fallback roots count")
 
     # the affected groups' rows, merged from the outputs in the full link's order
     loaded: dict[int, _Stored] = dict(fresh)
@@ -646,7 +629,7 @@ def _relink(
             del counts[group]
     total_edges = sum(c[0] for c in counts.values()) + kept_others["edges"]
     if total_edges > (options.max_edges or DEFAULT_MAX_EDGES):
-        raise _NotFollowed("truncated")
+        raise NotFollowed("truncated")
     node_count = len(
         {*tables.defs, *linker.files, *externals, *(n.key for n in _extra_nodes(entries)), *other_keys}
     )

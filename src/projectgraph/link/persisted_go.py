@@ -52,20 +52,19 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from projectgraph import fileindex, keys
+from projectgraph import keys
 from projectgraph.fileindex import FileIndex
-from projectgraph.graph import VERSION, Graph
+from projectgraph.graph import Graph
 from projectgraph.link import (
-    DEFAULT_MAX_EDGES,
-    DEFAULT_MAX_EXPORT_HOPS,
     LinkOptions,
     _linker_factories,
     build,
     go,
 )
 from projectgraph.link.core import GraphBuilder, LinkContext, module_node, node_for
-from projectgraph.link.persisted import key_hash
 from projectgraph.link.persisted_js import _LogBuilder
+from projectgraph.link.state import NotFollowed, followed, key_hash, read_state
+from projectgraph.link.state import shape as state_shape
 from projectgraph.store import sqlite as sql
 
 STATE_VERSION = 4
@@ -76,25 +75,9 @@ Key = tuple[Any, ...]
 _MISSING = object()
 
 
-class _NotFollowed(Exception):
-    """The change is not one the stored state can follow: link in full."""
-
-
 def shape(options: LinkOptions) -> str:
     """What the link was made with besides the indexes and the control files (which a sync compares)."""
-    return repr(
-        (
-            KIND,
-            STATE_VERSION,
-            VERSION,
-            fileindex.VERSION,
-            options.root,
-            tuple(options.test_paths),
-            tuple(options.rules),
-            options.max_edges or DEFAULT_MAX_EDGES,
-            options.max_export_hops or DEFAULT_MAX_EXPORT_HOPS,
-        )
-    )
+    return state_shape(KIND, STATE_VERSION, options)
 
 
 def handles(indexes: Iterable[FileIndex]) -> bool:
@@ -541,7 +524,7 @@ def _link(
     factories: list[Any] = [make_go if make is plain else make for make in _linker_factories()]
     graph = build(indexes, options, factories)
     if not made:
-        raise _NotFollowed("no Go linker")
+        raise NotFollowed("no Go linker")
     return graph, made[0]
 
 
@@ -647,12 +630,7 @@ def relink(
     old_index: Callable[[str, str], FileIndex | None],
 ) -> tuple[Relinked | None, str]:
     """The graph of ``indexes`` from the stored state, or (None, why not)."""
-    try:
-        return _relink(connection, indexes, options, old_index), ""
-    except _NotFollowed as why:
-        return None, str(why)
-    except (KeyError, ValueError, EOFError, TypeError) as error:  # a state this version cannot read
-        return None, f"the stored state cannot be read: {type(error).__name__}: {error}"
+    return followed(lambda: _relink(connection, indexes, options, old_index))
 
 
 def _relink(
@@ -661,20 +639,13 @@ def _relink(
     options: LinkOptions,
     old_index: Callable[[str, str], FileIndex | None],
 ) -> Relinked:
-    blob = sql.read_link_globals(connection)
-    if blob is None:
-        raise _NotFollowed("no stored state")
-    state = marshal.loads(blob)
-    if not isinstance(state, dict) or state.get("kind") != KIND:
-        raise _NotFollowed("the stored state is another linker's")
-    if state["shape"] != shape(options):
-        raise _NotFollowed("linked with other options or rules")
+    state = read_state(connection, shape(options), KIND)
     if not handles(indexes):
-        raise _NotFollowed("not a project of Go files")
+        raise NotFollowed("not a project of Go files")
     if {i.path: _flags(i) for i in _go(indexes)} != state["flags"]:
-        raise _NotFollowed("Go files came or went, or a package clause or build flag changed")
+        raise NotFollowed("Go files came or went, or a package clause or build flag changed")
     if state["deps"] != _units_digest(options):
-        raise _NotFollowed("the units of dependency code changed")
+        raise NotFollowed("the units of dependency code changed")
     files: dict[str, str] = state["files"]
     changed: set[Key] = set()
     changed_paths: set[str] = set()
@@ -683,9 +654,9 @@ def _relink(
             continue
         old = old_index(index.path, files[index.path])
         if old is None:
-            raise _NotFollowed(f"no stored index of the old {index.path}")
+            raise NotFollowed(f"no stored index of the old {index.path}")
         if type_shape(old) != type_shape(index):
-            raise _NotFollowed(f"a type or method of {index.path} changed")
+            raise NotFollowed(f"a type or method of {index.path} changed")
         changed |= changed_keys(old, index)
         changed_paths.add(index.path)
     count: int = state["units"]
@@ -693,7 +664,7 @@ def _relink(
 
     def prepare(linker: TracedGoLinker) -> None:
         if len(linker.files) != count:
-            raise _NotFollowed("another set of units")
+            raise NotFollowed("another set of units")
         paths = list(linker.files)
         own = {uid for uid, path in enumerate(paths) if path in changed_paths}
         readers = sql.read_link_readers(connection, [key_hash(key) for key in changed])
@@ -716,9 +687,9 @@ def _relink(
     plan = _Plan(prepare)
     graph, linker = _link(indexes, options, plan)
     if graph.truncations:
-        raise _NotFollowed("truncated")
+        raise NotFollowed("truncated")
     if state["method_sets"] is not None and _method_sets_digest(linker) != state["method_sets"]:
-        raise _NotFollowed("the method sets changed")  # (the units replayed read them as they were)
+        raise NotFollowed("the method sets changed")  # (the units replayed read them as they were)
     reads = _all_reads(linker)
     # the digests of the passed-functions entries asked, old ones kept for the units replayed
     passed_now = set(asked) | _asked_passed(reads.values())

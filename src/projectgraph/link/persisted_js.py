@@ -46,18 +46,17 @@ from dataclasses import dataclass, field
 from functools import cached_property, partial
 from typing import Any, TypeVar, cast
 
-from projectgraph import fileindex
 from projectgraph.fileindex import FileIndex
-from projectgraph.graph import VERSION, Dynamic, Graph, Node, Site, Unresolved
+from projectgraph.graph import Dynamic, Graph, Node, Site, Unresolved
 from projectgraph.link import (
-    DEFAULT_MAX_EDGES,
-    DEFAULT_MAX_EXPORT_HOPS,
     LinkOptions,
     _linker_factories,
     build,
 )
 from projectgraph.link import javascript as js
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value
+from projectgraph.link.state import NotFollowed, followed, read_state
+from projectgraph.link.state import shape as state_shape
 from projectgraph.store import sqlite as sql
 
 STATE_VERSION = 2
@@ -84,25 +83,9 @@ _END = -1  # a table computed after the last unit (or, in a relink, made to be)
 _T = TypeVar("_T")
 
 
-class _NotFollowed(Exception):
-    """The change is not one the stored state can follow: link in full."""
-
-
 def shape(options: LinkOptions) -> str:
     """What the link was made with besides the indexes and the control files (which a sync compares)."""
-    return repr(
-        (
-            KIND,
-            STATE_VERSION,
-            VERSION,
-            fileindex.VERSION,
-            options.root,
-            tuple(options.test_paths),
-            tuple(options.rules),
-            options.max_edges or DEFAULT_MAX_EDGES,
-            options.max_export_hops or DEFAULT_MAX_EXPORT_HOPS,
-        )
-    )
+    return state_shape(KIND, STATE_VERSION, options)
 
 
 def handles(indexes: Iterable[FileIndex]) -> bool:
@@ -459,7 +442,7 @@ class TracedLinker(js.JavaScriptLinker):
             stored_ops, stored_binds, undeclared, noted = marshal.loads(blob)
             for key, was in noted:  # (the set grows over the run: as it was where the unit ran)
                 if js.JavaScriptLinker._from_undeclared(self, key) != was:
-                    raise _NotFollowed(f"the modules noted undeclared before unit {uid} changed")
+                    raise NotFollowed(f"the modules noted undeclared before unit {uid} changed")
             builder.replay(stored_ops)
             for key, values in stored_binds:
                 js.JavaScriptLinker._bind(self, key, [Value(v[0], v[1]) for v in values])
@@ -536,7 +519,7 @@ def _link(indexes: Sequence[FileIndex], options: LinkOptions, plan: _Plan | None
     factories: list[Any] = [make_js if make is plain else make for make in _linker_factories()]
     graph = build(indexes, options, factories)
     if not made:
-        raise _NotFollowed("no JavaScript linker")
+        raise NotFollowed("no JavaScript linker")
     return _Run(graph, made[0])
 
 
@@ -612,28 +595,16 @@ def relink(
     connection: Any, indexes: Sequence[FileIndex], options: LinkOptions
 ) -> tuple[Relinked | None, str]:
     """The graph of ``indexes`` from the stored state, or (None, why not)."""
-    try:
-        return _relink(connection, indexes, options), ""
-    except _NotFollowed as why:
-        return None, str(why)
-    except (KeyError, ValueError, EOFError, TypeError) as error:  # a state this version cannot read
-        return None, f"the stored state cannot be read: {type(error).__name__}: {error}"
+    return followed(lambda: _relink(connection, indexes, options))
 
 
 def _relink(connection: Any, indexes: Sequence[FileIndex], options: LinkOptions) -> Relinked:
-    blob = sql.read_link_globals(connection)
-    if blob is None:
-        raise _NotFollowed("no stored state")
-    state = marshal.loads(blob)
-    if not isinstance(state, dict) or state.get("kind") != KIND:
-        raise _NotFollowed("the stored state is another linker's")
-    if state["shape"] != shape(options):
-        raise _NotFollowed("linked with other options or rules")
+    state = read_state(connection, shape(options), KIND)
     if not handles(indexes):
-        raise _NotFollowed("files of another linker")
+        raise NotFollowed("files of another linker")
     files: dict[str, str] = state["files"]
     if {i.path: i.language for i in indexes} != state["languages"]:
-        raise _NotFollowed("files came or went")
+        raise NotFollowed("files came or went")
     changed = {i.path for i in indexes if i.hash != files[i.path]}
     tables: dict[str, tuple[int, list[tuple[Any, str]]]] = state["tables"]
     touched: list[list[str]] = state["touched"]
@@ -645,7 +616,7 @@ def _relink(connection: Any, indexes: Sequence[FileIndex], options: LinkOptions)
         or through a memoized answer that read it): run again; the others replayed."""
         count = len(linker.files)
         if state["units"] != 2 * count or len(touched) != 2 * count:
-            raise _NotFollowed("another set of units")
+            raise NotFollowed("another set of units")
         plan.dirty = {uid for uid, paths in enumerate(touched) if not changed.isdisjoint(paths)}
         plan.touched = touched
         plan.binding_reads = {uid: set(keys) for uid, keys in binding_reads.items()}
@@ -666,7 +637,7 @@ def _relink(connection: Any, indexes: Sequence[FileIndex], options: LinkOptions)
     run = _link(indexes, options, plan)
     linker = run.linker
     if run.graph.truncations:
-        raise _NotFollowed("truncated")
+        raise NotFollowed("truncated")
     # a table must hold for each key a unit asked what it held (the units not run again ask it)
     digests: dict[str, list[tuple[Any, str]]] = {}
     for name, (_at, entries) in tables.items():
@@ -675,7 +646,7 @@ def _relink(connection: Any, indexes: Sequence[FileIndex], options: LinkOptions)
         table = linker.compute_table(name)
         for key, digest in entries:
             if _entry_digest(linker, table, key) != digest:
-                raise _NotFollowed(f"the table {name} changed at {key!r}")
+                raise NotFollowed(f"the table {name} changed at {key!r}")
         digests[name] = _table_entries(linker, name, (key for key, _digest in entries))
     for name in linker.computed:
         if name not in digests:

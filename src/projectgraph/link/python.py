@@ -50,7 +50,6 @@ _CONTAINER_METHODS = frozenset(
     for name in dir(kind)
     if not name.startswith("_")
 ) | {"read", "write", "close", "readline", "readlines", "flush", "seek", "tell"}
-MAX_NAME_CANDIDATES = 8
 # builtins that call a function passed to them, where they are called
 _CALLING_BUILTINS = frozenset(f"builtins//{name}" for name in ("map", "filter", "sorted", "min", "max")) | {
     "functools//reduce"
@@ -1573,9 +1572,7 @@ class PythonLinker:
         """A read of a property name on an unknown receiver: the site, and the getters by name."""
         self._unresolved(caller, site, "unknown-receiver", name, text)
         candidates = [info for info in self._by_name.get(name, []) if _is_property(info.definition)]
-        if len(candidates) <= MAX_NAME_CANDIDATES:
-            for info in candidates:
-                self.builder.edge(caller, info.key, "calls", "name", site)
+        gates.name_edges(self.builder, caller, site, candidates)
 
     def _property_name(self, name: str) -> bool:
         """Whether some class of the project has a property of that name (most reads are of no
@@ -1800,9 +1797,7 @@ class PythonLinker:
         if call.name in _CONTAINER_METHODS or not call.name:
             return
         candidates = gates.name_candidates(site.path, self._by_name.get(call.name, []))
-        if 0 < len(candidates) <= MAX_NAME_CANDIDATES:
-            for info in candidates:
-                self.builder.edge(caller, info.key, "calls", "name", site)
+        gates.name_edges(self.builder, caller, site, candidates)
 
     @cached_property
     def _by_name(self) -> dict[str, list[DefInfo]]:

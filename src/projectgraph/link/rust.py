@@ -70,11 +70,11 @@ from typing import Any, NamedTuple
 from projectgraph import keys, safefs
 from projectgraph.fileindex import Assignment, Call, FileIndex, Import, Reference
 from projectgraph.graph import NO_SITE, Site, Unresolved
+from projectgraph.link import gates
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value, module_node, node_for
 from projectgraph.manifests import Manifests
 
 LANGUAGE = "rust"
-MAX_NAME_CANDIDATES = 8
 MAX_CHA = 64
 DEFAULT_HOPS = 10
 _STD_CRATES = {"std": "std", "core": "std", "alloc": "std"}
@@ -1794,10 +1794,7 @@ class RustLinker:
         self._unresolved(caller, site, reason, call.name, call.text)
         if call.name in COMMON_METHODS:
             return
-        candidates = self._by_name().get(call.name, [])
-        if 0 < len(candidates) <= MAX_NAME_CANDIDATES:
-            for info in candidates:
-                self.builder.edge(caller, info.key, "calls", "name", site)
+        gates.name_edges(self.builder, caller, site, self._by_name().get(call.name, []))
 
     def _by_name(self) -> dict[str, list[DefInfo]]:
         cached = getattr(self, "_by_name_cache", None)

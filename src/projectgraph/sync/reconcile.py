@@ -47,8 +47,8 @@ from projectgraph.indexer import (
     Progress,
     _limit,
     index_files,
+    index_units,
     run_languages,
-    with_units,
 )
 from projectgraph.languages import LanguageSpec, all_languages
 from projectgraph.languages.base import grammar_version, pack_version
@@ -334,7 +334,7 @@ def reconcile(
         units_found = ()
     else:
         units_found = discover_units(base, wanted_deps)
-    indexed = with_units(indexed, replace(options, deps=deps), store, started_mono, units_found)
+    indexed = index_units(indexed, replace(options, deps=deps), store, started_mono, units_found)
     seconds["index"] = time.perf_counter() - mark
 
     # ---- what changed -----------------------------------------------------------------------
