@@ -22,7 +22,14 @@ edge to the method each subtype of ``T`` declares or inherits instead. An abstra
 method with no body gets no member edge when implementations exist; with none, the site is an
 ``interface-receiver`` record, and so is a call with more than ``MAX_CHA`` implementations
 (none gets an edge; the record keeps the method name, which scopes it). A receiver of an external
-type also gets ``cha`` edges to the project's classes that extend or implement it. A class refers
+type also gets ``cha`` edges to the project's classes that extend or implement it. Two receivers
+whose class is known (JLS 15.12.4.4: the method the object's class runs): ``new T().m()`` is ``T``'s
+method only; ``this.m()`` or ``m()`` in an instance method ``M`` of ``C`` runs on the objects of
+``C`` and its subtypes that the program can make (a concrete class; an abstract class or interface a
+``new`` names, since an anonymous body may inherit ``M``; any interface once the project has a lambda
+or a method reference) and that inherit ``M`` rather than override it, so ``m`` is the method each of
+them runs. A constructor or initializer, a static method, overloads of ``M`` or ``m``, an override
+with other parameters or a supertype not known keep the hierarchy's edges. A class refers
 to each of its methods that overrides a supertype's (the rule ``override``; an ``@Override`` method
 of a class with an external supertype too): what constructs it reaches what external code calls on
 it (``run``, ``compare``).
@@ -186,6 +193,7 @@ FUNCTIONAL_INTERFACES: dict[str, str] = {
 
 
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_INSTANCE = re.compile(r"\([A-Za-z_$][\w$.]*\)")  # a receiver `(T)`: `new T()`, a cast, a literal
 
 
 def _outer(scope: str) -> str:
@@ -205,6 +213,7 @@ class _File:
     static_on_demand: list[str] = field(default_factory=list)
     assigns: dict[tuple[str, str], list[Assignment]] = field(default_factory=dict)
     params: dict[str, dict[str, str | None]] = field(default_factory=dict)  # method -> name -> type
+    overloaded: set[str] = field(default_factory=set)  # qualnames that several methods share
 
     @property
     def path(self) -> str:
@@ -230,6 +239,8 @@ class JavaLinker:
                 self._add_import(jfile, imp)
             for d in index.definitions:
                 info = DefInfo(keys.first_party(index.path, d.qualname), index.path, d, LANGUAGE)
+                if d.qualname in jfile.defs:
+                    jfile.overloaded.add(d.qualname)
                 jfile.defs.setdefault(d.qualname, info)
                 self.defs.setdefault(info.key, info)
                 if d.params:
@@ -256,6 +267,8 @@ class JavaLinker:
         self._subtypes: dict[str, list[str]] | None = None
         self._ext_subtypes: dict[str, list[str]] | None = None
         self._depth = 0
+        self._anonymous_bases: set[str] | None = None  # simple names that a `new` makes
+        self._makes_functions = False  # a lambda or a method reference exists in the project
 
     def _add_import(self, jfile: _File, imp: Import) -> None:
         if imp.kind == "package":
@@ -964,7 +977,9 @@ class JavaLinker:
                 and isinstance(found, DefInfo)
                 and "static" not in found.definition.decorators
             ):
-                self._virtual(caller, site, owner, call, found)
+                self._virtual(
+                    caller, site, owner, call, found, self._this_classes(jfile, call.scope, owner, call.name)
+                )
             else:
                 self._edge_to(caller, site, found, "direct")
             return
@@ -975,6 +990,22 @@ class JavaLinker:
             self._super_call(jfile, caller, site, call)
             return
         ty = self._eval(jfile, call.scope, call.receiver, call.line)
+        if (
+            ty is not None
+            and ty.value.kind == "def"
+            and not ty.static
+            and call.text.startswith("new ")
+            and _INSTANCE.fullmatch(call.receiver)
+            and self._concrete(ty.value.key)
+        ):  # `new Animal().speak()`: the object is an Animal, no subclass (JLS 15.9.4)
+            found = self.find_method(ty.value.key, call.name)
+            if (
+                isinstance(found, DefInfo)
+                and "abstract" not in found.definition.decorators
+                and self._one_signature(ty.value.key, call.name)
+            ):
+                self._edge_to(caller, site, found, "member")
+                return
         if ty is not None and ty.value.kind == "def" and not ty.static and _NAME.fullmatch(call.receiver):
             made = self._held_types(jfile, call.scope, call.receiver, call.line)
             if made:  # `Shape s = new Circle(); s.area()`: the methods of what flows in, not every override
@@ -1022,7 +1053,95 @@ class JavaLinker:
             if injected is not None:
                 self._edge_to(caller, site, injected, "spring-inject")
                 return
-        self._virtual(caller, site, ty.value.key, call, found)
+        this = (
+            self._this_classes(jfile, call.scope, ty.value.key, call.name)
+            if call.receiver == "this"
+            else None
+        )
+        self._virtual(caller, site, ty.value.key, call, found, this)
+
+    def _concrete(self, cls: str) -> bool:
+        """Whether ``new T()`` makes a ``T`` (a class that is not abstract, an enum, a record), with
+        every supertype known."""
+        d = self.defs[cls].definition
+        return (
+            d.kind in ("class", "enum", "record") and "abstract" not in d.decorators and self._complete(cls)
+        )
+
+    def _one_signature(self, cls: str, name: str) -> bool:
+        """Whether every method ``name`` that ``cls`` declares or inherits from the project has the
+        same parameters: one declaration per type, the same parameter types (else a call may pick an
+        overload that the one found does not stand for)."""
+        signatures = set()
+        for owner in self._ancestors(cls):
+            member = self._declared(owner, name)
+            if member is not None:
+                if member.definition.qualname in self.files[member.path].overloaded:
+                    return False
+                signatures.add(tuple(p.type for p in member.definition.params))
+        return len(signatures) <= 1
+
+    def _made(self, cls: str) -> bool:
+        """Whether the program may hold an object whose class is ``cls`` or an anonymous class that
+        inherits its methods: a concrete class; an abstract class or interface that a ``new`` names
+        (an anonymous class body); an interface when the project has a lambda or a method reference
+        (which may implement it)."""
+        if self._concrete(cls):
+            return True
+        if self._anonymous_bases is None:
+            made: set[str] = set()
+            for jfile in self.files.values():
+                made.update(c.callee.rpartition(".")[2] for c in jfile.index.calls if c.new)
+                if any(d.kind == "function" for d in jfile.index.definitions) or any(
+                    "::" in r.name for r in jfile.index.references
+                ):
+                    self._makes_functions = True
+            self._anonymous_bases = made
+        d = self.defs[cls].definition
+        if d.kind == "interface" and self._makes_functions:
+            return True
+        return d.name in self._anonymous_bases
+
+    def _this_classes(self, jfile: _File, scope: str, cls: str, name: str) -> list[str] | None:
+        """The classes whose objects can be ``this`` where a call in ``scope`` (a method of ``cls``,
+        or a lambda in one) runs: ``cls`` and its subtypes that the program may make and that inherit
+        the method rather than override it (JLS 15.12.4.4: the method the object's class runs).
+        None when that is not known: a constructor or an initializer (it runs for each subclass),
+        a static or overloaded method, an override with other parameters, a supertype unknown, a
+        class where the called ``name`` has overloads."""
+        while "$" in scope.rpartition(".")[2]:
+            scope = _outer(scope)
+        method = jfile.defs.get(scope)
+        owner = self.defs[cls]
+        if (
+            method is None
+            or method.definition.kind != "method"
+            or "static" in method.definition.decorators
+            or scope in jfile.overloaded
+            or owner.path != jfile.path
+            or scope.rpartition(".")[0] != owner.qualname
+        ):
+            return None
+        signature = tuple(p.type for p in method.definition.params)
+        found: list[str] = []
+        for sub in [cls, *self._all_subtypes(cls)]:
+            if not self._complete(sub):
+                return None
+            member = self.find_method(sub, method.definition.name)
+            if not isinstance(member, DefInfo):
+                return None
+            if member.key != method.key:
+                if (
+                    member.definition.qualname in self.files[member.path].overloaded
+                    or tuple(p.type for p in member.definition.params) != signature
+                ):
+                    return None  # another overload: the subclass may still run this one
+                continue  # overridden: this method does not run on its objects
+            if self._made(sub):
+                found.append(sub)
+        if any(not self._one_signature(sub, name) for sub in found):
+            return None
+        return found or None
 
     def _injected_bean(self, jfile: _File, call: Call, declared: str) -> str | None:
         """Spring: the one bean class a call on an injected field runs, or None.
@@ -1097,9 +1216,26 @@ class JavaLinker:
         else:
             self.builder.edge(caller, self.builder.external(found, LANGUAGE), "calls", kind, site)
 
-    def _virtual(self, caller: str, site: Site, cls: str, call: Call, found: DefInfo | str | None) -> None:
-        """A call on an instance of static type ``cls``: the member and the overrides (cha)."""
+    def _virtual(
+        self,
+        caller: str,
+        site: Site,
+        cls: str,
+        call: Call,
+        found: DefInfo | str | None,
+        this: list[str] | None = None,
+    ) -> None:
+        """A call on an instance of static type ``cls``: the member and the overrides (cha); on
+        ``this``, when the classes of its objects are known, the method each of them runs."""
         name = call.name
+        if this:
+            runs = [self.find_method(sub, name) for sub in this]
+            targets = {t.key: t for t in runs if isinstance(t, DefInfo)}
+            if all(isinstance(t, DefInfo) and "abstract" not in t.definition.decorators for t in runs):
+                for key in targets:
+                    kind = "member" if isinstance(found, DefInfo) and key == found.key else "cha"
+                    self.builder.edge(caller, key, "calls", kind, site)
+                return
         overrides = self._overrides(cls, name, found.key if isinstance(found, DefInfo) else "")
         abstract = isinstance(found, DefInfo) and "abstract" in found.definition.decorators
         if found is not None and not (abstract and overrides):
