@@ -269,6 +269,7 @@ class JavaLinker:
         self._depth = 0
         self._anonymous_bases: set[str] | None = None  # simple names that a `new` makes
         self._makes_functions = False  # a lambda or a method reference exists in the project
+        self._super_called: set[str] = set()  # names of the methods a super.m() calls
 
     def _add_import(self, jfile: _File, imp: Import) -> None:
         if imp.kind == "package":
@@ -1088,27 +1089,38 @@ class JavaLinker:
         (which may implement it)."""
         if self._concrete(cls):
             return True
-        if self._anonymous_bases is None:
-            made: set[str] = set()
-            for jfile in self.files.values():
-                made.update(c.callee.rpartition(".")[2] for c in jfile.index.calls if c.new)
-                if any(d.kind == "function" for d in jfile.index.definitions) or any(
-                    "::" in r.name for r in jfile.index.references
-                ):
-                    self._makes_functions = True
-            self._anonymous_bases = made
         d = self.defs[cls].definition
         if d.kind == "interface" and self._makes_functions:
             return True
+        assert self._anonymous_bases is not None
         return d.name in self._anonymous_bases
+
+    def _scan_makers(self) -> None:
+        """Once: the simple names a ``new`` names, the names ``super.m()`` calls, whether the
+        project has a lambda or a method reference."""
+        if self._anonymous_bases is not None:
+            return
+        made: set[str] = set()
+        for jfile in self.files.values():
+            for c in jfile.index.calls:
+                if c.new:
+                    made.add(c.callee.rpartition(".")[2])
+                elif c.super_call:
+                    self._super_called.add(c.name)
+            if any(d.kind == "function" for d in jfile.index.definitions) or any(
+                "::" in r.name for r in jfile.index.references
+            ):
+                self._makes_functions = True
+        self._anonymous_bases = made
 
     def _this_classes(self, jfile: _File, scope: str, cls: str, name: str) -> list[str] | None:
         """The classes whose objects can be ``this`` where a call in ``scope`` (a method of ``cls``,
         or a lambda in one) runs: ``cls`` and its subtypes that the program may make and that inherit
         the method rather than override it (JLS 15.12.4.4: the method the object's class runs).
         None when that is not known: a constructor or an initializer (it runs for each subclass),
-        a static or overloaded method, an override with other parameters, a supertype unknown, a
-        class where the called ``name`` has overloads."""
+        a static or overloaded method, an override with other parameters or when a ``super.m()`` of
+        its name exists (the override may run it), a supertype unknown, a class where the called
+        ``name`` has overloads."""
         while "$" in scope.rpartition(".")[2]:
             scope = _outer(scope)
         method = jfile.defs.get(scope)
@@ -1122,6 +1134,7 @@ class JavaLinker:
             or scope.rpartition(".")[0] != owner.qualname
         ):
             return None
+        self._scan_makers()
         signature = tuple(p.type for p in method.definition.params)
         found: list[str] = []
         for sub in [cls, *self._all_subtypes(cls)]:
@@ -1131,6 +1144,8 @@ class JavaLinker:
             if not isinstance(member, DefInfo):
                 return None
             if member.key != method.key:
+                if method.definition.name in self._super_called:
+                    return None  # an override may run this one by super.m(), on its own objects
                 if (
                     member.definition.qualname in self.files[member.path].overloaded
                     or tuple(p.type for p in member.definition.params) != signature
