@@ -343,14 +343,10 @@ def _reach_from_the_store_equals_reach_installed(
     sources: list[str],
     tmp_path: Path,
     location: str,
-    gaps: dict[tuple[str, str], tuple[str, str]] | None = None,
 ) -> None:
     """Summarise the case's lock files into the store on Ray, then compare reach from a bare copy of
     the project (no units, no local summaries) through the store to reach with the units installed.
-
-    ``gaps``: (source, target) -> (installed, store) statuses known to differ, each where the store
-    side is uncertain (it knows less, and says so: never a false answer); every other answer is
-    equal, and a gap that closes fails the test too, so the list stays exact."""
+    Every answer must be equal."""
     installed = _installed_project(case, tmp_path)
     assert _cli("index", str(installed)).returncode == 0
     targets = _externals(installed)
@@ -368,8 +364,7 @@ def _reach_from_the_store_equals_reach_installed(
         for target, status in answers.items()
         if joined[source][target] != status
     }
-    assert all(store == "uncertain" for _installed, store in differ.values()), differ
-    assert differ == (gaps or {})
+    assert differ == {}
     statuses = [status for answers in joined.values() for status in answers.values()]
     assert statuses.count("found") > len(sources)  # the answers go through the summaries' code
 
@@ -630,14 +625,6 @@ def test_reach_through_the_daemon_reads_the_summary_store_as_direct_mode_does(tm
     ] == strip
 
 
-# The one answer of the 34 versions that the store side cannot give as installed: werkzeug 3.0.4's
-# LocalProxy declares _get_current_object as an annotation only, and the installed link follows
-# the class's external base (typing.Generic) to typing//Generic//_get_current_object; a summary
-# keeps no class bases, so from the store flask's call of it is a call into code no summary gives
-# (no-dependency-source): uncertain, never not-found.
-WIDE_GAPS = {("app.py:index", "typing//Generic//_get_current_object"): ("found", "uncertain")}
-
-
 @pytest.mark.slow
 def test_a_local_cluster_over_thirty_real_package_versions_answers_reach_as_installed(
     postgres: str, tmp_path: Path
@@ -652,4 +639,4 @@ def test_a_local_cluster_over_thirty_real_package_versions_answers_reach_as_inst
     assert len(statuses) == len(listed)
     assert set(statuses.values()) == {"built"}, first["outcomes"]
     sources = sorted(json.loads((case / "sources.json").read_text(encoding="utf-8")))
-    _reach_from_the_store_equals_reach_installed(case, sources, tmp_path, postgres, WIDE_GAPS)
+    _reach_from_the_store_equals_reach_installed(case, sources, tmp_path, postgres)

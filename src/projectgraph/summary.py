@@ -32,7 +32,8 @@ Conventions:
   symbol has raises ``OutsideSummaryError``: the summary keeps no set for it, and guessing would
   break the honesty rule.
 - ``join`` puts summaries in a project graph that does not hold their units' graphs, so a plain
-  reach query goes on through them.
+  reach query goes on through them. A summary keeps each class's bases as the link resolved them,
+  so a member call on a class goes through its bases as it does with the units loaded.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from typing import Any, NamedTuple
 from projectgraph import fileindex, keys
 from projectgraph import graph as graph_module
 from projectgraph.graph import NO_SITE, UNRESOLVED_REASONS, Dynamic, Edge, Graph, Node, Site, Unresolved
+from projectgraph.link.units import MAX_HOPS
 from projectgraph.reach import (
     EVERYWHERE,
     NAME,
@@ -77,9 +79,10 @@ from projectgraph.reach import VERSION as REACH_VERSION
 from projectgraph.store import sqlite as sql
 from projectgraph.units import AUTO_DEPS, discover_units
 
-VERSION = 4
+VERSION = 5
 """summary.VERSION: the summary format and its rules. A store of summaries keys on it. 3: ``names``
-holds every definition name whose definitions reach a key (2: only this package's called names)."""
+holds every definition name whose definitions reach a key (2: only this package's called names).
+5: ``bases`` keeps each class's bases, and ``join`` resolves a member of a class through them."""
 
 PACKAGE = "package"  # the scope of a call into a package the graph holds no code of
 
@@ -190,6 +193,9 @@ class Summary:
     # symbol -> (reach set, uncertainty set entered by a call, uncertainty set of a search from it), sorted
     symbols: dict[str, tuple[int, int, int]]
     names: dict[str, int]  # name -> reach set of every definition of that name, sorted
+    # a class's bases as the link resolved them (its extends edges, in the graph's order): a class
+    # of the package's own code or an external key; a base the link could not resolve is in no list
+    bases: tuple[tuple[str, tuple[str, ...]], ...] = ()
     versions: dict[str, int] = field(default_factory=dict)
     context: str = ""  # digest of the table of units the calls into other packages were scoped by
     stats: dict[str, Any] = field(default_factory=dict)
@@ -379,6 +385,7 @@ class Summary:
             "uncertainty_sets": [format(s, "x") for s in self.uncertainty_sets],
             "symbols": {symbol: list(sets) for symbol, sets in self.symbols.items()},
             "names": self.names,
+            "bases": [[cls, list(listed)] for cls, listed in self.bases],
             "stats": self.stats,
         }
 
@@ -401,6 +408,7 @@ class Summary:
             uncertainty_sets=tuple(int(s, 16) for s in data["uncertainty_sets"]),
             symbols={symbol: (sets[0], sets[1], sets[2]) for symbol, sets in data["symbols"].items()},
             names=dict(data["names"]),
+            bases=tuple((cls, tuple(listed)) for cls, listed in data["bases"]),
             versions=dict(data["versions"]),
             context=data["context"],
             stats=dict(data["stats"]),
@@ -610,6 +618,13 @@ def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) ->
     )
     own = tuple(sorted({key.split(keys.SEP, 1)[0] for key in nodes if key not in known}))
 
+    # each class's bases, as the link resolved them and in the graph's order, which is the order
+    # the installed link tries them in (``link.units._package_edges``)
+    bases: dict[str, list[str]] = {}
+    for edge in graph.edges:
+        if edge.relation == "extends" and edge.callee in nodes:
+            bases.setdefault(edge.caller, []).append(edge.callee)
+
     # the uncertainty of each unresolved site and dynamic flag, on the node whose code has it
     uncertainties: list[Uncertain] = []
     own_uncertain = [0] * len(names)
@@ -726,6 +741,7 @@ def build(graph: Graph, unit: str = "", symbols: Iterable[str] | None = None) ->
         uncertainty_sets=tuple(uncertainty_table),
         symbols=symbol_sets,
         names=name_ids,
+        bases=tuple((cls, tuple(listed)) for cls, listed in sorted(bases.items())),
         versions=versions(),
         context=context_of(graph),
         stats={
@@ -854,7 +870,10 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
     definitions of that name reach: a call by name may go to any package's definition, as a search
     of the graph with the units installed says. A key the symbol reaches that another summary gives
     is joined in turn; a call into a package with no summary stays what reach says of it
-    (no-dependency-source).
+    (no-dependency-source). A key under a class's key (a method call on an instance) is the class's
+    member, else a member of its bases (``Summary.bases``) as the link with the units loaded finds
+    it: a class of the unit, or an external base (``typing//Generic``) whose member key goes on as
+    its own node does; a member no base gives leaves the call open (uncertain).
     A summary whose unit the graph already holds is left out: the unit's graph answers."""
     nodes = dict(graph.node_by_key)
     loaded = {n.unit for n in graph.nodes if n.unit}
@@ -885,29 +904,90 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
     joined_symbols: set[str] = set()
     out = graph.out_edges
 
-    def resolved(key: str) -> tuple[Summary, str] | None:
-        """The summary symbol an external key stands for: by its external key, else a member of a
-        name a package re-exports (``jinja2//Template//render``: ``jinja2//Template`` stands for
-        ``jinja2//environment//Template``, whose ``render`` is ``jinja2//environment//Template//render``)."""
-        found = by_external.get(key)
-        if found is not None:
-            return found
+    # what the link with the units loaded resolves a key under a class by (``link.units``'
+    # ``_package_edges``): the keys that graph has nodes of (the project's, the imported units'
+    # external keys, the summaries' own), each class's bases, what each re-export stands for
+    imported = _imported(graph, joining)
+    present: dict[str, Summary | None] = dict.fromkeys(graph.node_by_key)
+    bases_of: dict[str, tuple[str, ...]] = {}
+    exports_of: dict[str, list[str]] = {}
+    by_unit: dict[str, Summary] = {}
+    for made in joining:
+        by_unit[made.unit] = made
+        bases_of.update(made.bases)
+        for bit, closure in made.exports:
+            exports_of[made.keys[bit]] = [made.keys[other] for other in closure]
+        for key in made.keys[made.external_count :]:
+            present.setdefault(key, made)
+    for made in imported:
+        for key in made.keys[: made.external_count]:
+            present.setdefault(key, made)
+
+    def settle(key: str) -> list[str]:
+        """A key followed through its export edges to the definitions it stands for."""
+        closure = exports_of.get(key)
+        if not closure:
+            return [key]
+        return [k for k in (key, *closure) if k not in exports_of] or [key]
+
+    def member(owner: str, name: str, depth: int = 0) -> list[str]:
+        """``name`` in a class or module: its own, else the first of its bases that gives one (an
+        external base gives the key of its member when that key is a node)."""
+        if depth > MAX_HOPS:
+            return []
+        direct = keys.join(owner, name)
+        if direct in present:
+            return [direct]
+        found: list[str] = []
+        for base in bases_of.get(owner, ()):
+            for settled in settle(base):
+                found.extend(member(settled, name, depth + 1))
+            if found:
+                return found
+        return found
+
+    resolutions: dict[str, list[tuple[Summary, str]] | None] = {}
+
+    def resolved(key: str) -> list[tuple[Summary, str]] | None:
+        """What an external key stands for: the summary symbols of its external key, else, under
+        the longest prefix a summary gives, the member of each name in turn (``jinja2//Template//
+        render``: ``jinja2//Template`` stands for ``jinja2//environment//Template``, whose ``render``
+        it is; werkzeug's ``LocalProxy//_get_current_object``, which LocalProxy's base
+        ``typing//Generic`` gives). Each is a symbol of the summary paired with it, or an external
+        key that goes on by its own node; None when nothing is known, or when the member is code of
+        a unit that no symbol stands for (the call stays open: uncertain)."""
+        if key in resolutions:
+            return resolutions[key]
+        found = every_symbol.get(key)
+        if found is None:
+            found = _through_prefix(key)
+        resolutions[key] = found
+        return found
+
+    def _through_prefix(key: str) -> list[tuple[Summary, str]] | None:
         parts = key.split(keys.SEP)
         for cut in range(len(parts) - 1, 0, -1):
-            prefix = by_external.get(keys.SEP.join(parts[:cut]))
-            if prefix is None:
+            owners = every_symbol.get(keys.SEP.join(parts[:cut]))
+            if owners is None:
                 continue
-            made, symbol = prefix
-            for bit, closure in made.exports:
-                if made.keys[bit] != symbol:
-                    continue
-                for other in closure:
-                    external = made._externals.get(other)
-                    member = by_external.get(keys.join(external, *parts[cut:])) if external else None
-                    if member is not None:
-                        by_external[key] = member
-                        return member
-            return None
+            reached: set[str] = set()
+            for _made, owner in owners:
+                current = settle(owner)
+                for name in parts[cut:]:
+                    current = [m for c in current for s in settle(c) for m in member(s, name)]
+                    if not current:
+                        break
+                reached.update(current)
+            targets: list[tuple[Summary, str]] = []
+            for target in sorted(reached - {key}):
+                made = by_unit.get(keys.split_unit(target)[0])
+                if made is None:
+                    targets.append((owners[0][0], target))
+                elif target in made.symbols:
+                    targets.append((made, target))
+                else:
+                    return None
+            return targets or None
         return None
 
     def open_call(key: str) -> bool:
@@ -948,17 +1028,24 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
     queue = sorted(n.key for n in graph.nodes if open_call(n.key))
     seen = set(queue)
     named: set[str] = set()
-    imported = _imported(graph, joining)
     while True:
         while queue:
             external = queue.pop()
-            stands_for = every_symbol.get(external) or [by_external[external]]
-            for made, symbol in stands_for:
+            for made, target in resolved(external) or ():
                 via = f"summary {made.unit}"
-                edges.append(Edge(external, symbol, "calls", "package", NO_SITE, via))
-                if symbol not in joined_symbols:
-                    joined_symbols.add(symbol)
-                    _join_symbol(made, symbol, external)
+                edges.append(Edge(external, target, "calls", "package", NO_SITE, via))
+                if target in made.symbols:
+                    if target not in joined_symbols:
+                        joined_symbols.add(target)
+                        _join_symbol(made, target, external)
+                    continue
+                # an external key a base gives the member by: it goes on as its node does
+                if target not in nodes:
+                    giver = present[target] or made
+                    nodes[target] = _stand_in(giver, target, nodes[external].language)
+                if target not in seen and open_call(target):
+                    seen.add(target)
+                    queue.append(target)
         # a definition of a name per package, standing for its definitions of that name (what they
         # reach, joined in turn), for each name a call by name of the joined graph has
         names = {u.name for u in unresolved if not u.covered and unresolved_scope(u)[0] == NAME} - named
