@@ -53,7 +53,7 @@ from typing import Any, NamedTuple
 from projectgraph import fileindex, keys
 from projectgraph import graph as graph_module
 from projectgraph.graph import NO_SITE, UNRESOLVED_REASONS, Dynamic, Edge, Graph, Node, Site, Unresolved
-from projectgraph.link.units import MAX_HOPS
+from projectgraph.link.units import MAX_HOPS, members_along
 from projectgraph.reach import (
     EVERYWHERE,
     NAME,
@@ -970,14 +970,9 @@ def join(graph: Graph, summaries: Iterable[Summary]) -> Graph:
             owners = every_symbol.get(keys.SEP.join(parts[:cut]))
             if owners is None:
                 continue
-            reached: set[str] = set()
-            for _made, owner in owners:
-                current = settle(owner)
-                for name in parts[cut:]:
-                    current = [m for c in current for s in settle(c) for m in member(s, name)]
-                    if not current:
-                        break
-                reached.update(current)
+            reached = {
+                m for _made, owner in owners for m in members_along(owner, parts[cut:], settle, member)
+            }
             targets: list[tuple[Summary, str]] = []
             for target in sorted(reached - {key}):
                 made = by_unit.get(keys.split_unit(target)[0])

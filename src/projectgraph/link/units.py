@@ -552,16 +552,24 @@ def _through_prefix(
         owners = by_external.get(keys.SEP.join(parts[:end]))
         if owners is None:
             continue
-        found: list[str] = []
-        for owner in owners:
-            current = settle(owner)
-            for name in parts[end:]:
-                current = [m for c in current for s in settle(c) for m in member(s, name)]
-                if not current:
-                    break
-            found.extend(current)
-        return found
+        return [m for owner in owners for m in members_along(owner, parts[end:], settle, member)]
     return []
+
+
+def members_along(
+    owner: str,
+    names: Sequence[str],
+    settle: Callable[[str], list[str]],
+    member: Callable[[str, str], list[str]],
+) -> list[str]:
+    """What ``owner.name1.name2...`` names: each name looked up as a member of what the previous
+    one settled to (the installed link's walk, and summary.join's of stored summaries)."""
+    current = settle(owner)
+    for name in names:
+        current = [m for c in current for s in settle(c) for m in member(s, name)]
+        if not current:
+            break
+    return current
 
 
 def unit_table(units: Sequence[Any]) -> dict[str, dict[str, Any]]:
