@@ -350,3 +350,24 @@ def test_the_viewer_has_the_daemon_index_the_project_and_holds_it(
             viewer.terminate()
             viewer.wait(TIMEOUT)
     wait_for(lambda: holder_pid(root) is None, "the idle exit after the viewer")
+
+
+def test_a_sync_that_began_before_the_index_was_removed_does_not_make_it_again(tmp_path: Path) -> None:
+    # the race the exit test met once in CI: the daemon's watcher checked that its index was there,
+    # the folder was removed, then the sync took the writer lock, which made the folder again
+    from projectgraph.daemon.server import Daemon, DaemonWatcher
+    from projectgraph.sync.watch import Watcher
+
+    root = indexed(tmp_path / "p")
+    daemon = Daemon(root, idle=60)
+    daemon._record_id()
+    assert daemon.database_id is not None
+    watcher = DaemonWatcher(daemon.root, daemon, 50)
+    import shutil
+
+    with Project(root) as project:
+        store = project.store  # the watcher's store, open before the removal
+        shutil.rmtree(root / ".projectgraph")
+        Watcher._sync(watcher, store, "check", 0, False)  # past the daemon's index_gone check
+    assert not (root / ".projectgraph").exists()
+    assert watcher.state["state"] == "behind" and "FileNotFoundError" in watcher.state["error"]

@@ -120,6 +120,11 @@ class DaemonWatcher(Watcher):
         self.cpu_at = time.thread_time()  # this thread's CPU when the sync began (the log says its share)
         super()._sync(store, reason, paths, full, changed)
 
+    def creates_index(self) -> bool:
+        # only a daemon started to create the index, before it has one: otherwise a sync that began
+        # just before the folder was removed would make it again (the check above is not atomic)
+        return self.daemon.create and self.daemon.database_id is None
+
     def _set_state(self, **changes: Any) -> None:
         if self.daemon.index_gone():
             self._state.update(changes)
@@ -149,7 +154,7 @@ class Daemon:
         self.changed = threading.Condition()
         self._lock = threading.Lock()
         self._connections: set[socket.socket] = set()
-        self._database_id: tuple[int, int] | None = None
+        self.database_id: tuple[int, int] | None = None
         self._watcher: DaemonWatcher | None = None
         self._projects: Any = None
 
@@ -311,15 +316,15 @@ class Daemon:
     def _record_id(self) -> None:
         with contextlib.suppress(OSError):
             st = os.stat(database(self.root))
-            self._database_id = (st.st_dev, st.st_ino)
+            self.database_id = (st.st_dev, st.st_ino)
 
     def index_gone(self) -> bool:
         """Whether the index folder, or the database once there, was removed or replaced."""
         try:
             st = os.stat(database(self.root))
         except OSError:
-            return self._database_id is not None or not os.path.isdir(self.folder)
-        return self._database_id is not None and (st.st_dev, st.st_ino) != self._database_id
+            return self.database_id is not None or not os.path.isdir(self.folder)
+        return self.database_id is not None and (st.st_dev, st.st_ino) != self.database_id
 
     # ---- the watcher ------------------------------------------------------------------------
     def _watch(self) -> None:
@@ -344,7 +349,7 @@ class Daemon:
                 "link": result.link,
             }
         self.last_sync = record
-        if self._database_id is None:
+        if self.database_id is None:
             self._record_id()  # the catch-up made the index (a daemon started to create it)
         if event.error:
             log.warning("sync (%s) failed: %s", event.reason, event.error)

@@ -37,14 +37,17 @@ os.register_at_fork(after_in_child=_close_in_child)
 
 
 class WriterLock:
-    def __init__(self, folder: str | os.PathLike[str]) -> None:
+    def __init__(self, folder: str | os.PathLike[str], create: bool = True) -> None:
+        """``create``: make the folder when it is missing; when not, a missing folder is a
+        ``FileNotFoundError`` (a daemon whose index was removed must not make it again)."""
         self.path = Path(folder) / "writer.lock"
+        self.create = create
         self._fd: int | None = None
 
     def acquire(self) -> WriterLock:
         if self.path.parent.name == safefs.INDEX_FOLDER:
-            safefs.index_folder(self.path.parent.parent)  # not a link out of the project
-        else:
+            safefs.index_folder(self.path.parent.parent, self.create)  # not a link out of the project
+        elif self.create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = safefs.open_in_folder(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:

@@ -269,6 +269,10 @@ class Watcher:
         known = tuple(rels) if len(rels) == len(relevant) else None
         self._sync(store, "change", len(relevant), full=False, changed=known)
 
+    def creates_index(self) -> bool:
+        """Whether a sync may make the index folder when it is missing (a watcher: yes)."""
+        return True
+
     def _sync(
         self, store: Any, reason: str, paths: int, full: bool, changed: tuple[str, ...] | None = None
     ) -> None:
@@ -277,7 +281,7 @@ class Watcher:
         error = ""
         for _attempt in range(BUSY_RETRIES):
             try:
-                with WriterLock(self.folder):
+                with WriterLock(self.folder, create=self.creates_index()):
                     result = reconcile(
                         self.root, store, self.options, full=full, incremental=True, changed_paths=changed
                     )
