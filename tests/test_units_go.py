@@ -18,10 +18,10 @@ import pytest
 from conftest import git, write_tree
 from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions
+from projectgraph.languages.go.units import escape_module_path, go_version
 from projectgraph.pipeline import build_graph
 from projectgraph.reach import Query, ReachResult, Target, reach
 from projectgraph.units import DepsConfig, DepsError, discover_units, parse_deps
-from projectgraph.units.go import escape_module_path, go_version
 
 X_NET = Path("/usr/share/gocode/src/golang.org/x/net")
 GOROOTS = sorted(Path("/usr/share").glob("go-1.*"), key=lambda p: [int(n) for n in p.name[5:].split(".")])

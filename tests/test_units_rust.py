@@ -17,10 +17,10 @@ import pytest
 from conftest import write_tree
 from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions
+from projectgraph.languages.rust import units as rust_units
 from projectgraph.pipeline import build_graph
 from projectgraph.reach import Query, ReachResult, Target, reach
 from projectgraph.units import DepsError, discover_units, parse_deps
-from projectgraph.units import rust as rust_units
 
 DEBIAN_REGISTRY = Path("/usr/share/cargo/registry")
 

@@ -41,7 +41,7 @@ VENV_MARKER = "pyvenv.cfg"
 # vendor/ folder of modules.txt
 GO_VENDOR_MARKER = "vendor/modules.txt"
 CRATE_MARKER = ".cargo-checksum.json"
-# a node_modules folder, wherever it is, holds installed npm packages (units, projectgraph.units.npm)
+# a node_modules folder, wherever it is, holds installed npm packages (units: languages/javascript/units.py)
 NODE_MODULES = "node_modules"
 GENERATED_DART = (".g.dart", ".freezed.dart")
 MINIFIED_NAMES = (".min.js", ".min.mjs", ".min.cjs")  # minified whatever the content

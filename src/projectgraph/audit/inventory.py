@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from projectgraph.units import python as python_units
-from projectgraph.units.go import required_modules
-from projectgraph.units.npm import node_modules_units
-from projectgraph.units.rust import locked_packages
+from projectgraph.languages.go.units import required_modules
+from projectgraph.languages.javascript.units import node_modules_units
+from projectgraph.languages.python import units as python_units
+from projectgraph.languages.rust.units import locked_packages
 
 
 @dataclass(frozen=True, order=True)

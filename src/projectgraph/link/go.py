@@ -65,7 +65,7 @@ to each function referenced on the line of a call of its function, and to each f
 another call on that line returns (``Finish(Do(b))``): the index gives no argument positions, so
 that is what it can tell was passed.
 
-Units of dependency code (``projectgraph.units.go``). A unit linked as a project of its own
+Units of dependency code (``projectgraph.languages.go.units``). A unit linked as a project of its own
 (``context.unit``) takes its module path from its go.mod, else from the unit (a vendored module has
 no go.mod), and gives each definition of a package another module can import its external key:
 the package's import path and the qualified name (``golang.org//x//net//html//render1``,

@@ -28,7 +28,7 @@ or type of a dependency gets the edge to its external key, plus the ``cha`` edge
 impls of it. A type's trait impl methods are referred to by the type (the rule ``override``):
 what constructs it reaches what external code calls on it (``Drop``, ``Display``, ``Iterator``).
 
-Units of dependency code (``projectgraph.units.rust``). A unit linked as a project of its own
+Units of dependency code (``projectgraph.languages.rust.units``). A unit linked as a project of its own
 (``context.unit``) reads its Cargo.toml at the unit's root: its crate is the unit, and each public
 item's external key is its shortest public path (``public_paths``), as ``smallvec//SmallVec`` for
 an item of a private module the root gives on with ``pub use``. A project linked beside cargo units

@@ -18,7 +18,7 @@ LANGUAGES = (
         module_separator="/",
         control_files=("go.mod",),
         standard=StandardLibrary(dotless=True),  # a module path of a download starts with its host
-        units="projectgraph.units.go:discover",
+        units="projectgraph.languages.go.units:discover",
         ecosystems=("go",),
         surface="projectgraph.link.go:unit_surface",
         linker="projectgraph.link.go:make_linker",

@@ -18,7 +18,7 @@ LANGUAGES = (
         module_separator="::",
         control_files=("Cargo.toml",),
         standard=StandardLibrary(tops=frozenset({"std", "core", "alloc", "proc_macro", "test"})),
-        units="projectgraph.units.rust:discover",
+        units="projectgraph.languages.rust.units:discover",
         ecosystems=("cargo",),
         surface="projectgraph.link.rust:unit_surface",
         linker="projectgraph.link.rust:make_linker",
