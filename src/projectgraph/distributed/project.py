@@ -26,6 +26,7 @@ from projectgraph import keys, summary
 from projectgraph.distributed.jobs import Job, normalize, read_jobs
 from projectgraph.distributed.store import SummaryStore
 from projectgraph.graph import Graph, Node
+from projectgraph.languages import ecosystem_language
 from projectgraph.units import AUTO_DEPS, DepsError, discover_units
 
 _LOCKS = ("package-lock.json",)
@@ -102,7 +103,7 @@ def join(graph: Graph, local: list[summary.Summary], shared: Shared) -> Graph:
                 "environment": shared.environments.get(ecosystem, False),
             },
         )
-        language = _LANGUAGE.get(ecosystem, "")
+        language = ecosystem_language(ecosystem)
         for key in (*made.keys[: made.external_count], *(external for external, _ in made.aliases)):
             if key not in nodes:
                 nodes[key] = Node(
@@ -113,9 +114,6 @@ def join(graph: Graph, local: list[summary.Summary], shared: Shared) -> Graph:
         nodes=tuple(nodes[k] for k in sorted(nodes)),
         stats={**joined.stats, "units": dict(sorted(units.items()))},
     )
-
-
-_LANGUAGE = {"pypi": "python", "npm": "javascript"}
 
 
 def _lookup_of(unit: str) -> str:

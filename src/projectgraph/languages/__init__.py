@@ -36,4 +36,11 @@ def advisory_language(ecosystem: str) -> LanguageSpec | None:
     return next((s for s in all_languages().values() if s.advisory_ecosystem == ecosystem), None)
 
 
-__all__ = ["LanguageSpec", "advisory_language", "all_languages", "language"]
+@cache
+def ecosystem_language(ecosystem: str) -> str:
+    """The name of the first language (in name order) whose units come from ``ecosystem``
+    (``pypi``: python, ``npm``: javascript), or "" when none does."""
+    return next((s.name for s in all_languages().values() if ecosystem in s.ecosystems), "")
+
+
+__all__ = ["LanguageSpec", "advisory_language", "all_languages", "ecosystem_language", "language"]
