@@ -15,6 +15,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from projectgraph.languages import all_languages
 from projectgraph.sync import controls
 
@@ -35,6 +37,23 @@ GENERIC = GenericLanguage(
 LANGUAGES = (GENERIC.spec,)
 extract = GENERIC.extract
 '''
+# the same language declared as data: the folder's language.toml, read by generic.from_folder
+_INIT_FROM_FOLDER = '''\
+"""A throwaway language of the generic tier, declared in its language.toml."""
+
+from projectgraph.languages.generic import from_folder
+
+GENERIC, LANGUAGES, extract = from_folder(__name__, __file__)
+'''
+_DECLARATION = """\
+name = "throwaway"
+extensions = [".tw"]
+grammar = "bash"
+module_separator = "::"
+
+[imports]
+source = [["./{module}"]]
+"""
 _QUERIES = """\
 (function_definition name: (word) @name body: (_) @body) @definition.function
 (command name: (command_name (word) @call.name)) @call
@@ -83,10 +102,15 @@ def test_control_names_are_the_union_of_the_languages() -> None:
     assert not controls.is_control_name("pkg/projectgraph.toml")
 
 
-def test_a_new_folder_is_a_generic_language(tmp_path: Path) -> None:
+@pytest.mark.parametrize("declared", ["in __init__.py", "in language.toml"])
+def test_a_new_folder_is_a_generic_language(tmp_path: Path, declared: str) -> None:
     folder = tmp_path / "languages" / "throwaway"
     folder.mkdir(parents=True)
-    (folder / "__init__.py").write_text(_INIT, encoding="utf-8")
+    if declared == "in __init__.py":
+        (folder / "__init__.py").write_text(_INIT, encoding="utf-8")
+    else:
+        (folder / "__init__.py").write_text(_INIT_FROM_FOLDER, encoding="utf-8")
+        (folder / "language.toml").write_text(_DECLARATION, encoding="utf-8")
     (folder / "queries.scm").write_text(_QUERIES, encoding="utf-8")
     project = tmp_path / "project"
     project.mkdir()
@@ -119,3 +143,24 @@ def test_a_new_folder_is_a_generic_language(tmp_path: Path) -> None:
     assert out["unresolved"] == [["lib.tw//greet", "echo", "no-definition"]]
     assert out["external"] == "net//http//get"  # the record's separator, no table in keys
     assert "throwaway" not in all_languages()  # this process's registry is untouched
+
+
+@pytest.mark.parametrize(
+    ("declaration", "says"),
+    [
+        ('name = "x"\nextensions = [".x"]\ngrammar = "bash"\ncolour = "red"\n', "unknown field(s) colour"),
+        (
+            'name = "x"\nextensions = [".x"]\ngrammar = "bash"\nroots = "all"\n',
+            "roots = 'all': one of main, test",
+        ),
+        ('name = "x"\nextensions = [".x"\n', "Unclosed array"),  # not TOML
+        ('name = "x"\ngrammar = "bash"\n', "extensions"),  # a required field missing
+    ],
+)
+def test_a_bad_language_declaration_is_a_clear_error(tmp_path: Path, declaration: str, says: str) -> None:
+    from projectgraph.languages.generic import from_folder
+
+    (tmp_path / "language.toml").write_text(declaration, encoding="utf-8")
+    with pytest.raises(ValueError, match="not a language declaration") as error:
+        from_folder("x", str(tmp_path / "__init__.py"))
+    assert str(tmp_path / "language.toml") in str(error.value) and says in str(error.value)

@@ -36,9 +36,10 @@ an assembly label runs to the next label.
 from __future__ import annotations
 
 import re
+import tomllib
 from bisect import bisect_right
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -216,6 +217,48 @@ class GenericLanguage:
     def extract(self, tree: Any, source: bytes, path: str, file_hash: str) -> FileIndex:
         """Build the FileIndex of one parsed file."""
         return _Extraction(self, source).run(tree.root_node, path, file_hash)
+
+
+_ROOTS = {"main": MAIN_ROOTS, "test": TEST_ROOTS}
+DECLARATION = "language.toml"
+
+
+def from_folder(
+    module: str, source: str
+) -> tuple[GenericLanguage, tuple[LanguageSpec, ...], Callable[[Any, bytes, str, str], FileIndex]]:
+    """The generic-tier language that the ``language.toml`` beside ``source`` declares (its package
+    ``module``), with what the package exports: ``GENERIC, LANGUAGES, extract``.
+
+    Each key is a field of ``GenericLanguage``: a list is a tuple, ``roots`` is ``main`` or ``test``
+    (``MAIN_ROOTS``, ``TEST_ROOTS``), ``[imports]`` maps a kind to its groups of templates and
+    ``[standard]`` holds the fields of a ``StandardLibrary`` (its sets as lists)."""
+    path = Path(source).with_name(DECLARATION)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        known = {f.name for f in fields(GenericLanguage)} - {"module", "source"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown field(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+        if "roots" in data:
+            if data["roots"] not in _ROOTS:
+                raise ValueError(f"roots = {data['roots']!r}: one of {', '.join(sorted(_ROOTS))}")
+            data["roots"] = _ROOTS[data["roots"]]
+        if "standard" in data:
+            sets = {f.name for f in fields(StandardLibrary) if f.type == "frozenset[str]"}
+            standard: dict[str, Any] = {
+                k: frozenset(v) if k in sets else tuple(v) if isinstance(v, list) else v
+                for k, v in data["standard"].items()
+            }
+            data["standard"] = StandardLibrary(**standard)
+        if "imports" in data:
+            data["imports"] = {
+                kind: tuple(tuple(group) for group in groups) for kind, groups in data["imports"].items()
+            }
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+        language = GenericLanguage(module=module, source=source, **values)
+    except (OSError, tomllib.TOMLDecodeError, TypeError, ValueError) as error:
+        raise ValueError(f"{path}: not a language declaration ({error})") from None
+    return language, (language.spec,), language.extract
 
 
 def _is_kind(capture: str) -> bool:

@@ -3,18 +3,6 @@ tasks, protected bodies, record and derived types, calls (``Pkg.Sub (X)`` too), 
 (GNAT file names: ``Shop.Util`` is ``shop-util.ads`` and ``shop-util.adb``).
 """
 
-from projectgraph.languages.generic import TEST_ROOTS, GenericLanguage
+from projectgraph.languages.generic import from_folder
 
-GENERIC = GenericLanguage(
-    name="ada",
-    module=__name__,
-    source=__file__,
-    extensions=(".adb", ".ads", ".ada"),
-    grammar="ada",
-    roots=TEST_ROOTS,
-    separators=(".",),
-    self_names=(),
-    imports={"with": (("**/{dashed}.ads", "**/{dashed}.adb"),)},
-)
-LANGUAGES = (GENERIC.spec,)
-extract = GENERIC.extract
+GENERIC, LANGUAGES, extract = from_folder(__name__, __file__)

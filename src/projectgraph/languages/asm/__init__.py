@@ -2,19 +2,6 @@
 ``jmp``, branches and conditional jumps to a label, ``.include``/``%include`` of a file.
 """
 
-from projectgraph.languages.generic import MAIN_ROOTS, GenericLanguage
+from projectgraph.languages.generic import from_folder
 
-GENERIC = GenericLanguage(
-    name="asm",
-    module=__name__,
-    source=__file__,
-    extensions=(".s", ".S", ".asm"),
-    grammar="asm",
-    roots=MAIN_ROOTS,
-    separators=(),
-    self_names=(),
-    imports={"include": (("./{module}",), ("{module}",), ("**/{module}",))},
-    flat=True,
-)
-LANGUAGES = (GENERIC.spec,)
-extract = GENERIC.extract
+GENERIC, LANGUAGES, extract = from_folder(__name__, __file__)

@@ -2,19 +2,6 @@
 constructors, local functions, calls with receivers, ``new``, ``using`` directives (namespaces: no file).
 """
 
-from projectgraph.languages.generic import MAIN_ROOTS, GenericLanguage
+from projectgraph.languages.generic import from_folder
 
-GENERIC = GenericLanguage(
-    name="csharp",
-    module=__name__,
-    source=__file__,
-    extensions=(".cs",),
-    grammar="csharp",
-    roots=MAIN_ROOTS,
-    type_bodies_run_on_construction=True,
-    separators=(".",),
-    self_names=("this",),
-    super_names=("base",),
-)
-LANGUAGES = (GENERIC.spec,)
-extract = GENERIC.extract
+GENERIC, LANGUAGES, extract = from_folder(__name__, __file__)

@@ -3,22 +3,6 @@ functions, methods, getters, setters, constructors, calls with receivers, ``new`
 ``import`` (relative and ``package:`` URIs), ``export`` and ``part``.
 """
 
-from projectgraph.languages.generic import MAIN_ROOTS, GenericLanguage
+from projectgraph.languages.generic import from_folder
 
-_URI = (("./{module}",), ("lib/{package}",), ("**/lib/{package}",))
-
-GENERIC = GenericLanguage(
-    name="dart",
-    module=__name__,
-    source=__file__,
-    extensions=(".dart",),
-    grammar="dart",
-    roots=MAIN_ROOTS,
-    type_bodies_run_on_construction=True,
-    separators=(".",),
-    self_names=("this",),
-    super_names=("super",),
-    imports={"import": _URI, "export": _URI, "part": _URI},
-)
-LANGUAGES = (GENERIC.spec,)
-extract = GENERIC.extract
+GENERIC, LANGUAGES, extract = from_folder(__name__, __file__)

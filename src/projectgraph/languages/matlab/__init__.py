@@ -2,17 +2,6 @@
 superclasses and methods, calls (an index ``a(1)`` reads as a call), ``obj.f()``, ``import``.
 """
 
-from projectgraph.languages.generic import TEST_ROOTS, GenericLanguage
+from projectgraph.languages.generic import from_folder
 
-GENERIC = GenericLanguage(
-    name="matlab",
-    module=__name__,
-    source=__file__,
-    extensions=(".m",),
-    grammar="matlab",
-    roots=TEST_ROOTS,
-    separators=(".",),
-    self_names=("obj", "self", "this"),
-)
-LANGUAGES = (GENERIC.spec,)
-extract = GENERIC.extract
+GENERIC, LANGUAGES, extract = from_folder(__name__, __file__)

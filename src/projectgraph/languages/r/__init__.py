@@ -3,19 +3,6 @@ and methods by name, calls (``pkg::f``, ``obj$f``), ``library``/``require`` (pac
 ``source`` of a file (relative to the sourcing file or the project root).
 """
 
-from projectgraph.languages.generic import TEST_ROOTS, GenericLanguage
+from projectgraph.languages.generic import from_folder
 
-GENERIC = GenericLanguage(
-    name="r",
-    module=__name__,
-    source=__file__,
-    extensions=(".R", ".r"),
-    grammar="r",
-    roots=TEST_ROOTS,
-    interpreters=("Rscript",),
-    separators=(),
-    self_names=(".self",),
-    imports={"source": (("./{module}",), ("{module}",))},
-)
-LANGUAGES = (GENERIC.spec,)
-extract = GENERIC.extract
+GENERIC, LANGUAGES, extract = from_folder(__name__, __file__)

@@ -2,25 +2,6 @@
 and singleton methods, calls with receivers, ``Foo.new``, ``require``/``require_relative``/``load``.
 """
 
-from projectgraph.languages.generic import TEST_ROOTS, GenericLanguage
+from projectgraph.languages.generic import from_folder
 
-GENERIC = GenericLanguage(
-    name="ruby",
-    module=__name__,
-    source=__file__,
-    extensions=(".rb", ".rake"),
-    grammar="ruby",
-    roots=TEST_ROOTS,
-    interpreters=("ruby",),
-    separators=("::", "."),
-    self_names=("self",),
-    constructor_names=("initialize",),
-    new_methods=("new",),
-    imports={
-        "require": (("lib/{module}.rb", "{module}.rb"), ("**/lib/{module}.rb",), ("**/{module}.rb",)),
-        "require_relative": (("./{module}.rb", "./{module}"),),
-        "load": (("./{module}", "{module}"),),
-    },
-)
-LANGUAGES = (GENERIC.spec,)
-extract = GENERIC.extract
+GENERIC, LANGUAGES, extract = from_folder(__name__, __file__)

@@ -3,21 +3,6 @@ functions and methods, calls with receivers (and ``a op b`` infix calls by name)
 (selectors and renames; a class whose file the import path names gives an edge).
 """
 
-from projectgraph.languages.generic import MAIN_ROOTS, GenericLanguage
+from projectgraph.languages.generic import from_folder
 
-GENERIC = GenericLanguage(
-    name="scala",
-    module=__name__,
-    source=__file__,
-    extensions=(".scala", ".sc"),
-    module_separator=".",
-    grammar="scala",
-    roots=MAIN_ROOTS,
-    type_bodies_run_on_construction=True,
-    separators=(".",),
-    self_names=("this",),
-    super_names=("super",),
-    imports={"import": (("**/{path}.scala",),)},
-)
-LANGUAGES = (GENERIC.spec,)
-extract = GENERIC.extract
+GENERIC, LANGUAGES, extract = from_folder(__name__, __file__)

@@ -2,20 +2,6 @@
 their type), functions, methods, initializers, calls with receivers, ``import`` of modules (no file).
 """
 
-from projectgraph.languages.generic import MAIN_ROOTS, GenericLanguage
+from projectgraph.languages.generic import from_folder
 
-GENERIC = GenericLanguage(
-    name="swift",
-    module=__name__,
-    source=__file__,
-    extensions=(".swift",),
-    grammar="swift",
-    roots=MAIN_ROOTS,
-    type_bodies_run_on_construction=True,
-    separators=(".",),
-    self_names=("self", "Self"),
-    super_names=("super",),
-    constructor_names=("init",),
-)
-LANGUAGES = (GENERIC.spec,)
-extract = GENERIC.extract
+GENERIC, LANGUAGES, extract = from_folder(__name__, __file__)
