@@ -164,3 +164,56 @@ def test_a_bad_language_declaration_is_a_clear_error(tmp_path: Path, declaration
     with pytest.raises(ValueError, match="not a language declaration") as error:
         from_folder("x", str(tmp_path / "__init__.py"))
     assert str(tmp_path / "language.toml") in str(error.value) and says in str(error.value)
+
+
+def test_a_deep_folder_declares_its_languages_over_a_shared_table(tmp_path: Path) -> None:
+    from projectgraph.languages.base import DeclarationError, StandardLibrary, specs_from_folder
+
+    (tmp_path / "language.toml").write_text(
+        textwrap.dedent(
+            """
+            [shared]
+            extractor = "x.extract:extract"
+            roots = "roots.yaml"
+            generated_marker = "^// made$"
+            control_patterns = [["xconfig", ".json"]]
+
+            [shared.standard]
+            tops = ["io"]
+            dotless = true
+
+            [[language]]
+            name = "x"
+            extensions = [".x"]
+            grammar = "bash"
+
+            [[language]]
+            name = "y"
+            extensions = [".y"]
+            grammar = "bash"
+            module_separator = "/"
+            """
+        ),
+        encoding="utf-8",
+    )
+    x, y = specs_from_folder(str(tmp_path / "__init__.py"))
+    assert (x.name, y.name) == ("x", "y") and x.extensions == (".x",)
+    assert x.roots == y.roots == str(tmp_path / "roots.yaml")
+    assert x.generated_marker == b"^// made$" and x.control_patterns == (("xconfig", ".json"),)
+    assert x.standard == y.standard == StandardLibrary(tops=frozenset({"io"}), dotless=True)
+    assert (x.module_separator, y.module_separator) == (".", "/")
+    # fields code gives (a table made from sys) are each language's
+    given = specs_from_folder(str(tmp_path / "__init__.py"), never_called=None, tier="generic")[0]
+    assert given.tier == "generic"
+
+    (tmp_path / "language.toml").write_text('[[language]]\nname = "x"\ncolour = 1\n', encoding="utf-8")
+    with pytest.raises(DeclarationError, match=r"language.toml: not a language declaration \(unknown field"):
+        specs_from_folder(str(tmp_path / "__init__.py"))
+    (tmp_path / "language.toml").write_text('[languages]\nname = "x"\n', encoding="utf-8")
+    with pytest.raises(
+        DeclarationError, match=r"the tables are \[shared\] and \[\[language\]\], found languages"
+    ):
+        specs_from_folder(str(tmp_path / "__init__.py"))
+    (tmp_path / "language.toml").write_text('[[language]]\nname = "x"\n', encoding="utf-8")
+    with pytest.raises(DeclarationError, match="extensions"):  # a required field missing
+        specs_from_folder(str(tmp_path / "__init__.py"))

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import importlib
 import re
+import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -132,6 +133,80 @@ class LanguageSpec:
     def extract_function(self) -> Extract:
         extract: Extract = self.hook("extractor")
         return extract
+
+
+# ---- a folder's declaration ---------------------------------------------------------------------
+
+DECLARATION = "language.toml"  # a language folder's record as data, beside its __init__.py
+
+
+class DeclarationError(ValueError):
+    """A ``language.toml`` that is not a language's record (the message names the file)."""
+
+
+def read_declaration(source: str) -> tuple[Path, dict[str, Any]]:
+    """The ``language.toml`` beside ``source`` (a folder's ``__file__``), parsed."""
+    path = Path(source).with_name(DECLARATION)
+    try:
+        return path, tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise DeclarationError(f"{path}: not a language declaration ({error})") from None
+
+
+def record_values(path: Path, data: dict[str, Any], record: type, exclude: frozenset[str]) -> dict[str, Any]:
+    """The keyword arguments of ``record`` (a dataclass) that a declaration's table gives: its lists
+    as tuples (of tuples), its ``standard`` table a ``StandardLibrary``; an unknown key is an error."""
+    known = {f.name for f in fields(record)} - exclude
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise DeclarationError(
+            f"{path}: not a language declaration (unknown field(s) {', '.join(unknown)}; "
+            f"known: {', '.join(sorted(known))})"
+        )
+    values = {key: _tuples(value) for key, value in data.items()}
+    if "standard" in data:
+        sets = {f.name for f in fields(StandardLibrary) if f.type == "frozenset[str]"}
+        table: dict[str, Any] = {k: frozenset(v) if k in sets else v for k, v in values["standard"].items()}
+        try:
+            values["standard"] = StandardLibrary(**table)
+        except TypeError as error:
+            raise DeclarationError(f"{path}: not a language declaration ([standard]: {error})") from None
+    return values
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples(item) for item in value)
+    if isinstance(value, dict):
+        return {key: _tuples(item) for key, item in value.items()}
+    return value
+
+
+def specs_from_folder(source: str, **code: Any) -> tuple[LanguageSpec, ...]:
+    """The ``LANGUAGES`` of a folder whose ``language.toml`` declares them: each ``[[language]]``
+    table over the ``[shared]`` one, ``roots`` a file beside it, ``generated_marker`` a text (made
+    bytes); ``code`` gives the fields data cannot hold (a table made from ``sys``), for each one."""
+    path, data = read_declaration(source)
+    shared = data.get("shared", {})
+    unknown = sorted(set(data) - {"shared", "language"})
+    tables = data.get("language", [])
+    try:
+        if unknown or not tables:
+            found = ", ".join(unknown) or "no [[language]]"
+            raise TypeError(f"the tables are [shared] and [[language]], found {found}")
+        specs = []
+        for table in tables:
+            values = record_values(path, shared | table, LanguageSpec, frozenset(code))
+            if "roots" in values:
+                values["roots"] = str(path.with_name(values["roots"]))
+            if "generated_marker" in values:
+                values["generated_marker"] = values["generated_marker"].encode("utf-8")
+            specs.append(LanguageSpec(**values, **code))
+    except (TypeError, ValueError) as error:
+        if isinstance(error, DeclarationError):
+            raise
+        raise DeclarationError(f"{path}: not a language declaration ({error})") from None
+    return tuple(specs)
 
 
 @cache

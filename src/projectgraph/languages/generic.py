@@ -36,10 +36,9 @@ an assembly label runs to the next label.
 from __future__ import annotations
 
 import re
-import tomllib
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,10 +46,13 @@ from typing import TYPE_CHECKING, Any
 from projectgraph.fileindex import CALL_TEXT_MAX, Call, Definition, FileIndex, Import
 from projectgraph.languages.base import (
     CAPTURE,
+    DeclarationError,
     LanguageSpec,
     StandardLibrary,
     folder_text,
     kind_query,
+    read_declaration,
+    record_values,
     short_text,
     uncommented,
 )
@@ -220,7 +222,6 @@ class GenericLanguage:
 
 
 _ROOTS = {"main": MAIN_ROOTS, "test": TEST_ROOTS}
-DECLARATION = "language.toml"
 
 
 def from_folder(
@@ -232,32 +233,16 @@ def from_folder(
     Each key is a field of ``GenericLanguage``: a list is a tuple, ``roots`` is ``main`` or ``test``
     (``MAIN_ROOTS``, ``TEST_ROOTS``), ``[imports]`` maps a kind to its groups of templates and
     ``[standard]`` holds the fields of a ``StandardLibrary`` (its sets as lists)."""
-    path = Path(source).with_name(DECLARATION)
+    path, data = read_declaration(source)
+    values = record_values(path, data, GenericLanguage, frozenset({"module", "source"}))
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        known = {f.name for f in fields(GenericLanguage)} - {"module", "source"}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown field(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
-        if "roots" in data:
-            if data["roots"] not in _ROOTS:
-                raise ValueError(f"roots = {data['roots']!r}: one of {', '.join(sorted(_ROOTS))}")
-            data["roots"] = _ROOTS[data["roots"]]
-        if "standard" in data:
-            sets = {f.name for f in fields(StandardLibrary) if f.type == "frozenset[str]"}
-            standard: dict[str, Any] = {
-                k: frozenset(v) if k in sets else tuple(v) if isinstance(v, list) else v
-                for k, v in data["standard"].items()
-            }
-            data["standard"] = StandardLibrary(**standard)
-        if "imports" in data:
-            data["imports"] = {
-                kind: tuple(tuple(group) for group in groups) for kind, groups in data["imports"].items()
-            }
-        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+        if "roots" in values:
+            if values["roots"] not in _ROOTS:
+                raise ValueError(f"roots = {values['roots']!r}: one of {', '.join(sorted(_ROOTS))}")
+            values["roots"] = _ROOTS[values["roots"]]
         language = GenericLanguage(module=module, source=source, **values)
-    except (OSError, tomllib.TOMLDecodeError, TypeError, ValueError) as error:
-        raise ValueError(f"{path}: not a language declaration ({error})") from None
+    except (TypeError, ValueError) as error:
+        raise DeclarationError(f"{path}: not a language declaration ({error})") from None
     return language, (language.spec,), language.extract
 
 

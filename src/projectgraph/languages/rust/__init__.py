@@ -1,56 +1,9 @@
 """Rust: modules, use trees, impl blocks and traits, declared and returned types, macros."""
 
-from pathlib import Path
-
 from projectgraph.fileindex import FileIndex
-from projectgraph.languages.base import LanguageSpec, StandardLibrary
+from projectgraph.languages.base import specs_from_folder
 
-ROOTS = str(Path(__file__).with_name("roots.yaml"))  # the root rules of this folder's languages
-
-LANGUAGES = (
-    LanguageSpec(
-        name="rust",
-        extensions=(".rs",),
-        grammar="rust",
-        extractor="projectgraph.languages.rust.extract:extract",
-        tier="deep",
-        roots=ROOTS,
-        module_separator="::",
-        control_files=("Cargo.toml",),
-        standard=StandardLibrary(tops=frozenset({"std", "core", "alloc", "proc_macro", "test"})),
-        units="projectgraph.languages.rust.units:discover",
-        ecosystems=("cargo",),
-        surface="projectgraph.link.rust:unit_surface",
-        linker="projectgraph.link.rust:make_linker",
-        unit_names="projectgraph.languages.rust:unit_names",
-        advisory_ecosystem="crates.io",
-        edge_kinds=(
-            "direct",
-            "import",
-            "member",
-            "assignment",
-            "cha",
-            "name",
-            "reference",
-            "extends",
-            "implements",
-        ),
-        extracts=(
-            "module tree (mod, #[path], inline)",
-            "imports (use trees, extern crate)",
-            "re-exports (pub use)",
-            "definitions",
-            "impl blocks",
-            "traits",
-            "macros",
-            "closures",
-            "calls (macro bodies as tokens)",
-            "result types",
-            "declared types",
-            "references",
-        ),
-    ),
-)
+LANGUAGES = specs_from_folder(__file__)
 
 
 def unit_names(index: FileIndex) -> set[str]:
