@@ -16,7 +16,7 @@ from projectgraph import sarif
 from projectgraph.audit import AuditReport, Finding, audit
 from projectgraph.audit.inventory import packages
 from projectgraph.audit.osv import AdvisoryError, read
-from projectgraph.cli.common import emit_json, fail
+from projectgraph.cli.common import emit_json, fail, report_format_options
 from projectgraph.cli.project import load_graph, project_option
 from projectgraph.cli.sources import check_sources, entry_points, sources_options
 from projectgraph.reach import path_string
@@ -99,14 +99,7 @@ def sarif_log(report: AuditReport) -> dict[str, Any]:
 @click.argument("advisories", nargs=-1, required=True, type=click.Path(path_type=Path))
 @sources_options
 @project_option
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (--format json).")
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(["text", "json", "sarif"]),
-    default="text",
-    help="text, json, or sarif (SARIF 2.1.0, a result per finding).",
-)
+@report_format_options("the report", "a result per finding")
 def command(
     advisories: tuple[Path, ...],
     sources: tuple[str, ...],

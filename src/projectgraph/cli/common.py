@@ -115,6 +115,25 @@ def deps_option(function: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--deps", "deps", multiple=True, metavar="VALUE", help=DEPS_HELP)(function)
 
 
+def report_format_options(what: str, sarif: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--json`` and ``--format text|json|sarif`` (as ``as_json`` and ``output``): ``what`` is what
+    the JSON holds, ``sarif`` what a SARIF result is."""
+
+    def options(function: Callable[..., Any]) -> Callable[..., Any]:
+        function = click.option(
+            "--format",
+            "output",
+            type=click.Choice(["text", "json", "sarif"]),
+            default="text",
+            help=f"text, json, or sarif (SARIF 2.1.0: {sarif}).",
+        )(function)
+        return click.option("--json", "as_json", is_flag=True, help=f"Print {what} as JSON (--format json).")(
+            function
+        )
+
+    return options
+
+
 def parse_deps_values(values: tuple[str, ...], base: Any) -> Any:
     """The ``DepsConfig`` of ``--deps`` values (None when none was given); a bad value fails (exit 2)."""
     from projectgraph.units import DepsError, parse_deps

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from projectgraph import sarif, summary
-from projectgraph.cli.common import emit_json, fail
+from projectgraph.cli.common import emit_json, fail, report_format_options
 from projectgraph.cli.overlay import merged, overlay_option, read_overlays
 from projectgraph.cli.project import load_graph, load_project, project_option
 from projectgraph.cli.sources import check_sources, entry_points, sources_options
@@ -55,14 +55,7 @@ def shared_join(root: Path, graph: Graph, location: str, local: list[summary.Sum
 )
 @project_option
 @overlay_option
-@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON (--format json).")
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(["text", "json", "sarif"]),
-    default="text",
-    help="text, json, or sarif (SARIF 2.1.0: a result per found or uncertain target, for code scanning).",
-)
+@report_format_options("the results", "a result per found or uncertain target, for code scanning")
 def command(
     targets: tuple[str, ...],
     sources: tuple[str, ...],

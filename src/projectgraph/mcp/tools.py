@@ -48,6 +48,13 @@ DETAIL = Param(
     choices=answers.DETAILS,
 )
 CURSOR = Param("cursor", STRING, "nextCursor of the previous page.")
+# a symbol's callers or callees, a page at a time
+_NEIGHBOUR_PARAMS = (
+    Param("symbol_id", STRING, SYMBOL_ID, True),
+    Param("limit", INTEGER, PAGE_LIMIT, minimum=1, maximum=1000),
+    CURSOR,
+    DETAIL,
+)
 
 
 class ToolError(ValueError):
@@ -294,12 +301,7 @@ TOOLS: tuple[Tool, ...] = (
         "Symbols with an edge into this one, strongest first (relation, kind, confidence, line), "
         "counted by file; uncertain callers (unresolved calls of its name, uses as a value, dynamic "
         "code) with site, reason, rule; status callers|callers-unknown|entry-point|no-caller.",
-        (
-            Param("symbol_id", STRING, SYMBOL_ID, True),
-            Param("limit", INTEGER, PAGE_LIMIT, minimum=1, maximum=1000),
-            CURSOR,
-            DETAIL,
-        ),
+        _NEIGHBOUR_PARAMS,
         _neighbours("in"),
     ),
     Tool(
@@ -307,12 +309,7 @@ TOOLS: tuple[Tool, ...] = (
         "Callees of a symbol",
         "Symbols this one has an edge to (calls, imports, extends, references), strongest first, "
         "with relation, kind, confidence and line; counted by file.",
-        (
-            Param("symbol_id", STRING, SYMBOL_ID, True),
-            Param("limit", INTEGER, PAGE_LIMIT, minimum=1, maximum=1000),
-            CURSOR,
-            DETAIL,
-        ),
+        _NEIGHBOUR_PARAMS,
         _neighbours("out"),
     ),
     Tool(

@@ -208,13 +208,16 @@ def _read_answer(
                 progress += 1
 
 
-def _closed_without_answer(process: subprocess.Popen[bytes]) -> tuple[Any, int]:
+def _exit_status(process: subprocess.Popen[bytes], wait: float, running: str) -> int:
+    """The process's exit status within ``wait`` seconds; else unavailable: ``running`` says when."""
     try:
-        code = process.wait(timeout=EXIT_GRACE)
+        return process.wait(timeout=wait)
     except subprocess.TimeoutExpired:
-        raise ProviderUnavailable(
-            f"stdout closed while the process kept running (killed after {EXIT_GRACE:g} s)"
-        ) from None
+        raise ProviderUnavailable(f"{running} (killed after {EXIT_GRACE:g} s)") from None
+
+
+def _closed_without_answer(process: subprocess.Popen[bytes]) -> tuple[Any, int]:
+    code = _exit_status(process, EXIT_GRACE, "stdout closed while the process kept running")
     if code != 0:
         raise ProviderUnavailable(f"exit status {code} with no answer")
     raise ProviderUnavailable("stdout closed with no answer")
@@ -223,11 +226,6 @@ def _closed_without_answer(process: subprocess.Popen[bytes]) -> tuple[Any, int]:
 def _await_exit(process: subprocess.Popen[bytes], deadline: float, timeout: float) -> None:
     """After the answer the process must exit, with status 0, within the grace (and the deadline)."""
     wait = max(0.0, min(EXIT_GRACE, deadline - time.monotonic()))
-    try:
-        code = process.wait(timeout=wait)
-    except subprocess.TimeoutExpired:
-        raise ProviderUnavailable(
-            f"the process kept running after its answer (killed after {EXIT_GRACE:g} s)"
-        ) from None
+    code = _exit_status(process, wait, "the process kept running after its answer")
     if code != 0:
         raise ProviderUnavailable(f"exit status {code} after its answer")

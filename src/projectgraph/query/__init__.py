@@ -24,6 +24,7 @@ from projectgraph.graph import IMPACT_RELATIONS, RANK
 from projectgraph.link.core import c3_linearize
 from projectgraph.query import answers
 from projectgraph.query import uncertain as unknown
+from projectgraph.query.browse import node_record
 from projectgraph.reach import WALKED
 from projectgraph.store import sqlite as sql
 
@@ -55,19 +56,6 @@ class AmbiguousSymbolError(QueryError):
 
 def _where(node: dict[str, Any]) -> str:
     return f"{node['path']}:{node['line']}" if node["path"] else "external"
-
-
-def _node(row: tuple[Any, ...]) -> dict[str, Any]:
-    return {
-        "key": row[1],
-        "kind": row[2],
-        "name": row[3],
-        "qualname": row[4],
-        "path": row[5],
-        "line": row[6],
-        "end_line": row[7],
-        "signature": row[8],
-    }
 
 
 def _site(path: str, line: int, col: int) -> dict[str, Any] | None:
@@ -132,7 +120,7 @@ class QueryEngine:
                 raise SymbolNotFoundError(f"no symbol {qualname!r} in {path!r}")
             raise SymbolNotFoundError(f"no symbol named {text!r} (try `projectgraph search {text}`)")
         if len(rows) > 1:
-            raise AmbiguousSymbolError(text, [_node(r) for r in rows])
+            raise AmbiguousSymbolError(text, [node_record(r) for r in rows])
         return rows[0]
 
     @_in_snapshot
@@ -145,7 +133,7 @@ class QueryEngine:
         for column in ("qualname", "name"):
             if name:
                 rows.update((r[0], r) for r in sql.nodes_where(self.connection, column, name))
-        results = [_node(rows[i]) | {"score": 1.0} for i in sorted(rows)]
+        results = [node_record(rows[i]) | {"score": 1.0} for i in sorted(rows)]
         return {"query": name, "results": results}
 
     @_in_snapshot

@@ -19,24 +19,26 @@ def _site(path: str, line: int, column: int) -> dict[str, Any]:
     return {"path": path, "line": line, "column": column}
 
 
+def node_record(row: tuple[Any, ...]) -> dict[str, Any]:
+    """A symbol's short record (its key, kind, names, place, signature) of a ``NODE_COLUMNS`` row."""
+    return {
+        "key": row[1],
+        "kind": row[2],
+        "name": row[3],
+        "qualname": row[4],
+        "path": row[5],
+        "line": row[6],
+        "end_line": row[7],
+        "signature": row[8],
+    }
+
+
 def describe(connection: sqlite3.Connection, row: tuple[Any, ...]) -> dict[str, Any]:
     """The node of ``row`` (a ``NODE_COLUMNS`` row) with its doc, roots, unresolved sites and flags."""
     unresolved, dynamic, roots = sql.sites_of(connection, row[0])
     return {
-        "symbol": {
-            "key": row[1],
-            "kind": row[2],
-            "name": row[3],
-            "qualname": row[4],
-            "path": row[5],
-            "line": row[6],
-            "end_line": row[7],
-            "signature": row[8],
-            "doc": row[9],
-            "language": row[10],
-            "unit": row[11],
-            "external": row[12],
-        },
+        "symbol": node_record(row)
+        | {"doc": row[9], "language": row[10], "unit": row[11], "external": row[12]},
         "roots": [{"kind": kind, "rule": rule} for kind, rule in roots],
         "unresolved": [
             {
