@@ -16,7 +16,7 @@ from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions, run_index
 from projectgraph.languages import language
 from projectgraph.languages.base import parser
-from projectgraph.languages.go import constraints
+from projectgraph.languages.go import NO_BODY, constraints
 from projectgraph.languages.go.extract import skeleton
 from projectgraph.link import LinkOptions, build
 from projectgraph.pipeline import build_graph
@@ -399,3 +399,81 @@ def test_type_parameters_bind_their_constraint() -> None:
         "K",
         "constraint:comparable",
     ) in bound
+
+
+def test_a_declaration_without_a_body_is_marked() -> None:
+    index = index_of(
+        """package p
+
+//go:linkname nano runtime.nanotime
+func nano() int64
+
+//go:noinline
+func (t T) Sum() int { return 0 }
+
+func asm(x float64) float64
+"""
+    )
+    decorators = {d.qualname: d.decorators for d in index.definitions}
+    assert decorators["nano"] == ("go:linkname nano runtime.nanotime", NO_BODY)
+    assert decorators["T.Sum"] == ("go:noinline",)
+    assert decorators["asm"] == (NO_BODY,)
+
+
+def test_linkname_runs_from_the_side_without_a_body_to_the_side_with_it(tmp_path: Path) -> None:
+    """A push (the directive above the function with the code, as the runtime gives sync its
+    semaphores) is an edge into it; a pull (the directive above a declaration with no body) an edge
+    out of it. Where the records cannot tell (both have a body) the two are joined both ways."""
+    files = {
+        "go.mod": "module std\n\ngo 1.19\n",
+        "runtime/push.go": """package runtime
+
+import _ "unsafe"
+
+//go:linkname sync_wait sync.wait
+func sync_wait() { park() }
+
+func park() {}
+
+func nanotime() int64 { return 0 }
+
+//go:linkname os_beforeExit os.beforeExit
+func os_beforeExit() {}
+
+//go:linkname both sync.both
+func both() {}
+""",
+        "sync/sync.go": """package sync
+
+func wait()
+
+func both() {}
+
+func Wait() { wait() }
+""",
+        "time/time.go": """package time
+
+import _ "unsafe"
+
+//go:linkname nano runtime.nanotime
+func nano() int64
+
+//go:linkname fastrand vendor.example/missing.fastrand
+func fastrand() uint32
+
+func Now() int64 { return nano() }
+""",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    edges = call_edges(build_graph(tmp_path, IndexOptions(workers=1)).graph)
+    callers = ("sync/sync.go//Wait", "time/time.go//Now")
+    linked = {(a, b) for a, b in edges if "park" not in b and a not in callers}
+    assert linked == {
+        ("sync/sync.go//wait", "runtime/push.go//sync_wait"),  # a push
+        ("time/time.go//nano", "runtime/push.go//nanotime"),  # a pull
+        ("time/time.go//fastrand", "vendor.example//missing//fastrand"),  # a pull from code not linked
+        ("runtime/push.go//both", "sync/sync.go//both"),  # both bodies: both ways
+        ("sync/sync.go//both", "runtime/push.go//both"),
+    }

@@ -87,8 +87,12 @@ Values leave the code the graph sees: a first-party type that a composite litera
 ``new`` or a ``var`` makes refers to each of its exported methods, which code holding the value
 through an interface (external code included) can call. ``init`` functions run when their package
 loads: the file's top level calls them, and an import reaches them. A ``//go:linkname`` above a
-function joins it both ways to the function it names in another package (the runtime gives
-``sync.runtime_Semacquire`` its code that way).
+function joins it to the function it names in another package, from the side declared without a
+body to the side with the body, which gives it its code: a push (``//go:linkname
+sync_runtime_Semacquire sync.runtime_Semacquire`` above the runtime's function, as the runtime
+gives ``sync.runtime_Semacquire`` its code) is an edge into the function with the directive, a pull
+(the directive above a declaration with no body) an edge out of it. Where both sides have a body
+or neither has, the two are joined both ways.
 """
 
 from __future__ import annotations
@@ -105,6 +109,7 @@ from typing import Any, NamedTuple
 from projectgraph import keys, safefs
 from projectgraph.fileindex import Assignment, Call, FileIndex
 from projectgraph.graph import NO_SITE, Site, Unresolved
+from projectgraph.languages.go import NO_BODY
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, module_node, node_for
 from projectgraph.manifests import Manifests
 
@@ -515,8 +520,10 @@ class GoLinker:
 
     def _linkname(self, gofile: _File, qualname: str, names: list[str]) -> None:
         """``//go:linkname local path.name`` makes two names one function: a declaration with no body
-        on one side, its code on the other. The two are joined both ways (the edge out of the side
-        with no body is the one that runs)."""
+        on one side, its code on the other. A call of the side with no body runs the other: the
+        edge goes from it to the side with the body (both ways when the records do not tell them
+        apart). A push to a package the link does not have (``local`` has the body) makes no
+        edge: the code that calls it is not in the graph."""
         info = gofile.defs.get(qualname)
         if info is None or len(names) != 2 or names[0] != qualname:
             return
@@ -524,15 +531,20 @@ class GoLinker:
         if not dot or not _NAME.fullmatch(name):
             return
         site = Site(gofile.path, info.definition.line, info.definition.column)
+        pull = _no_body(info)
         package = self.resolve_import(gofile, path)
         if package is None:
-            key = self.builder.external(keys.external(path, LANGUAGE, name), LANGUAGE)
-            self.builder.edge(info.key, key, "calls", "direct", site)
+            if pull:
+                key = self.builder.external(keys.external(path, LANGUAGE, name), LANGUAGE)
+                self.builder.edge(info.key, key, "calls", "direct", site)
             return
         for target in package.scope.get(name, []):
             if _is_function(target) and target.key != info.key:
-                self.builder.edge(info.key, target.key, "calls", "direct", site)
-                self.builder.edge(target.key, info.key, "calls", "direct", site)
+                push = _no_body(target)
+                if pull or not push:
+                    self.builder.edge(info.key, target.key, "calls", "direct", site)
+                if push or not pull:
+                    self.builder.edge(target.key, info.key, "calls", "direct", site)
 
     def _load_targets(self, package: _Package) -> list[str]:
         """The file an import of a package reaches: its first file that does work when the package
@@ -1754,6 +1766,12 @@ class _GoUnits:
 
 def _is_function(info: DefInfo) -> bool:
     return info.definition.kind in ("function", "method")
+
+
+def _no_body(info: DefInfo) -> bool:
+    """A function or method declared without a body (the Go extractor's last decorator)."""
+    decorators = info.definition.decorators
+    return bool(decorators) and decorators[-1] == NO_BODY
 
 
 def _is_type_def(info: DefInfo) -> bool:

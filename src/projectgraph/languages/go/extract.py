@@ -35,8 +35,9 @@ of its method set is a definition ``Iface.Method`` of kind method with ``bases``
 their declared type). ``returns`` of a function or method is the type of each result by position
 (``(*h.Tokenizer, error)`` -> ``("h.Tokenizer", "error")``). ``decorators`` are the ``//go:``
 directives above a declaration (``go:noinline``; a ``go:linkname`` keeps its arguments:
-``go:linkname sync_runtime_Semacquire sync.runtime_Semacquire``), ``doc`` the first line of its
-doc comment.
+``go:linkname sync_runtime_Semacquire sync.runtime_Semacquire``) and, last, ``no-body`` on a
+function or method declared without a body (its code is in assembly or, by ``go:linkname``, in
+another package), ``doc`` the first line of its doc comment.
 
 Types are written as the source names them with pointers and type arguments dropped:
 ``*pkg.T[int]`` -> ``pkg.T``; ``[]*T`` -> ``[]T``; ``map[string]*T`` -> ``map[string]T``;
@@ -102,7 +103,7 @@ from projectgraph.fileindex import (
     Reference,
 )
 from projectgraph.languages.base import folder_query, parser, short_text
-from projectgraph.languages.go import constraints
+from projectgraph.languages.go import NO_BODY, constraints
 
 _KINDS = (
     "package",
@@ -522,6 +523,8 @@ class _Extractor:
         signature: str | None = None,
     ) -> None:
         doc, directives = self._doc(node)
+        if body is None and kind in ("function", "method"):
+            directives += (NO_BODY,)
         line, column = node.start_point
         exported = (
             name[:1].isupper() and all(part[:1].isupper() for part in qualname.split(".")) and "$" not in name
