@@ -1536,8 +1536,17 @@ class GoLinker:
                 table.setdefault((package.ident, owner), set()).add(method)
         return table
 
-    def _method_names(self, typ: _Type, depth: int = 0) -> set[str]:
-        """Every method name of a first-party concrete type, promoted ones included."""
+    def _method_names(self, typ: _Type, depth: int = 0) -> frozenset[str]:
+        """Every method name of a first-party concrete type, promoted ones included (memoized by
+        type and depth: a type embedded along many paths is walked once per depth, not once per
+        path; on the Go standard library 460k calls became a few thousand)."""
+        memo: dict[tuple[_Type, int], frozenset[str]] = self.__dict__.setdefault("_method_names_memo", {})
+        found = memo.get((typ, depth))
+        if found is None:
+            found = memo[typ, depth] = frozenset(self._method_names_of(typ, depth))
+        return found
+
+    def _method_names_of(self, typ: _Type, depth: int) -> set[str]:
         if typ.kind != "fp" or depth > 8:
             return set()
         names = set(self._own_methods.get((typ.package, typ.name), ()))
