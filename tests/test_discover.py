@@ -380,3 +380,72 @@ def test_outside_git_the_walk_agrees_with_git(tmp_path: Path, git_env: Path, ign
     repo = write_tree(tmp_path / "repo", tree)
     git(repo, "init", "-q")
     assert walked == paths(found(repo))
+
+
+# ---- dependency code found by the walk (outside git): the marker from the folder's own listing ----
+
+
+def test_outside_git_a_folder_with_a_marker_is_dependency_code_never_walked(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app/main.py": "x = 1\n",
+            "env/pyvenv.cfg": "home = /usr\n",
+            "env/lib/site.py": "x = 1\n",
+            "crate/.cargo-checksum.json": "{}\n",
+            "crate/src/lib.py": "x = 1\n",
+            "vendor/modules.txt": "# vendored\n",
+            "vendor/m/x.py": "x = 1\n",
+            "sub/vendor/modules.txt": "# vendored\n",
+            "sub/vendor/y.py": "x = 1\n",
+            "notvendor/modules.txt": "# only vendor/ is Go's\n",
+            "notvendor/z.py": "x = 1\n",
+            "dir/pyvenv.cfg/inside.py": "x = 1\n",  # a folder of that name is no marker
+            ".gitignore": "ignored_env/\n",
+            "ignored_env/pyvenv.cfg": "home = /usr\n",  # ignored, still dependency code
+            "ignored_env/lib/site.py": "x = 1\n",
+            "linked/real.cfg": "home = /usr\n",
+            "linked/a.py": "x = 1\n",
+        },
+    )
+    (tmp_path / "linked" / "pyvenv.cfg").symlink_to("real.cfg")  # a marker through a link counts
+    (tmp_path / "broken").mkdir()
+    # a broken link is no marker: the walk lists the folder (discover then leaves out a folder
+    # whose listed files hold that name, as in a git tree)
+    (tmp_path / "broken" / "pyvenv.cfg").symlink_to("missing.cfg")
+    (tmp_path / "broken" / "b.py").write_text("x = 1\n")
+    assert paths(found(tmp_path)) == [
+        "app/main.py",
+        "dir/pyvenv.cfg/inside.py",
+        "notvendor/z.py",
+    ]
+    from projectgraph.discover import _walk
+
+    listed = _walk(tmp_path, [])
+    for marker in (
+        "env/pyvenv.cfg",
+        "crate/.cargo-checksum.json",
+        "vendor/modules.txt",
+        "sub/vendor/modules.txt",
+        "ignored_env/pyvenv.cfg",
+        "linked/pyvenv.cfg",
+    ):
+        assert marker in listed
+    assert "broken/b.py" in listed
+    assert not any(p.startswith(("env/lib/", "crate/src/", "vendor/m/", "ignored_env/lib/")) for p in listed)
+
+
+def test_outside_git_a_listed_file_gone_or_replaced_keeps_its_status(tmp_path: Path) -> None:
+    """The walk's listing gives each file's type; a file that is no regular file is judged by its
+    lstat as in a git tree (a link out of the root, a link to a folder)."""
+    write_tree(tmp_path, {"a.py": "x = 1\n", "outside/b.py": "x = 1\n", "in/c.py": "x = 1\n"})
+    root = tmp_path / "in"
+    (root / "out.py").symlink_to(tmp_path / "outside" / "b.py")
+    (root / "same.py").symlink_to(root / "c.py")
+    (root / "folder.py").symlink_to(tmp_path / "outside", target_is_directory=True)
+    discovery = found(root)
+    assert paths(discovery) == ["c.py", "same.py"]
+    assert excluded(discovery) == {
+        "out.py": "symlink out of the project root (not followed)",
+        "folder.py": "symlinked folder (not followed)",
+    }

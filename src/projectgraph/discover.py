@@ -232,20 +232,40 @@ def _git_files(root: Path, excluded: list[Excluded]) -> list[str] | None:
     return sorted({name for name in names if name})
 
 
-def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
-    """Walk outside git: .gitignore files apply to their folder and below; no symlinked folder."""
+def _walk(
+    root: Path, excluded: list[Excluded], entries: dict[str, os.DirEntry[str]] | None = None
+) -> list[str]:
+    """Walk outside git: .gitignore files apply to their folder and below; no symlinked folder.
+
+    ``entries`` (when given) receives each listed file's ``os.DirEntry``: its type as the listing
+    gave it, so ``discover`` needs no second ``lstat`` of a regular file."""
     found: list[str] = []
-    # folders as strings: a pathlib object per folder was a third of a no-op sync's walk
-    stack: list[tuple[str, str, list[tuple[str, pathspec.PathSpec[Any]]]]] = [(os.fspath(root), "", [])]
+    # folders as strings: a pathlib object per folder was a third of a no-op sync's walk. A folder
+    # that no rule ignores is checked for a dependency marker (``_dependency_marker``) from its own
+    # listing when it is walked (``probe``), not by two or three stats per folder before it
+    stack: list[tuple[str, str, list[tuple[str, pathspec.PathSpec[Any]]], bool]] = [
+        (os.fspath(root), "", [], False)
+    ]
     while stack:
-        folder, rel, specs = stack.pop()
+        folder, rel, specs, probe = stack.pop()
         try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            entries_here = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as error:
-            excluded.append(Excluded(_printable(rel or "."), f"unreadable folder: {error.strerror}", True))
+            # (a folder that cannot be listed may still let its marker be stat'ed)
+            marker = _dependency_marker(folder, rel.rpartition("/")[2]) if probe else None
+            if marker is not None:
+                found.append(f"{rel}/{marker}")
+            else:
+                why = f"unreadable folder: {error.strerror}"
+                excluded.append(Excluded(_printable(rel or "."), why, True))
             continue
+        if probe:
+            marker = _listed_marker(rel.rpartition("/")[2], entries_here)
+            if marker is not None:
+                found.append(f"{rel}/{marker}")  # dependency code (a unit's folder): not walked
+                continue
         local = specs
-        if any(entry.name == ".gitignore" for entry in entries):
+        if any(entry.name == ".gitignore" for entry in entries_here):
             gitignore = Path(folder, ".gitignore")
             try:
                 lines = safefs.read_text(gitignore, errors="replace").splitlines()
@@ -255,7 +275,7 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
             except OSError as error:
                 where = _printable(f"{rel}/.gitignore".lstrip("/"))
                 excluded.append(Excluded(where, f"unreadable: {error.strerror}", True))
-        for entry in entries:
+        for entry in entries_here:
             child = f"{rel}/{entry.name}" if rel else entry.name
             try:
                 is_dir = entry.is_dir(follow_symlinks=False)
@@ -264,14 +284,15 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
                 continue
             if is_dir and (entry.name in ALWAYS_SKIPPED_DIRS or entry.name == NODE_MODULES):
                 continue
-            marker = _dependency_marker(entry.path, entry.name) if is_dir else None
-            if marker is not None:
-                found.append(f"{child}/{marker}")  # dependency code (a unit's folder): not walked
-                continue
             if _ignored(child, is_dir, local):
+                # an ignored folder is still dependency code when it holds a marker (a .venv that
+                # .gitignore names): found, never walked
+                marker = _dependency_marker(entry.path, entry.name) if is_dir else None
+                if marker is not None:
+                    found.append(f"{child}/{marker}")
                 continue
             if is_dir:
-                stack.append((entry.path, child, local))
+                stack.append((entry.path, child, local, True))
             elif is_link:
                 try:
                     target_is_dir = entry.is_dir()
@@ -281,8 +302,12 @@ def _walk(root: Path, excluded: list[Excluded]) -> list[str]:
                     excluded.append(Excluded(child, "symlinked folder (not followed)"))
                 else:
                     found.append(child)
+                    if entries is not None:
+                        entries[child] = entry
             else:
                 found.append(child)
+                if entries is not None:
+                    entries[child] = entry
     return sorted(found)
 
 
@@ -321,6 +346,22 @@ def _dependency_marker(folder: str, name: str) -> str | None:
             return marker
     if name == "vendor" and os.path.isfile(os.path.join(folder, "modules.txt")):
         return "modules.txt"
+    return None
+
+
+def _listed_marker(name: str, entries: list[os.DirEntry[str]]) -> str | None:
+    """``_dependency_marker`` of a folder from its listing (the same answer, without a stat of each
+    marker name: a marker is a file, through a link too)."""
+    names = {entry.name: entry for entry in entries}
+    wanted = [VENV_MARKER, CRATE_MARKER] + (["modules.txt"] if name == "vendor" else [])
+    for marker in wanted:
+        entry = names.get(marker)
+        if entry is not None:
+            try:
+                if entry.is_file():
+                    return marker
+            except OSError:
+                continue
     return None
 
 
@@ -407,30 +448,32 @@ def discover(
     excluded: list[Excluded] = []
     listed = _git_files(base, excluded)
     git = listed is not None
+    entries: dict[str, os.DirEntry[str]] = {}  # outside git: each file's entry in the walk's listing
     if listed is None:
-        listed = _walk(base, excluded)
+        listed = _walk(base, excluded, entries)
     ignore = pathspec.GitIgnoreSpec.from_lines(config.ignore) if config.ignore else None
     # a virtual environment in the tree (a folder with pyvenv.cfg) is dependency code, not the
     # project's: its packages are units (projectgraph.units), git may still list it
     environments = tuple(
         rel[: -len(marker)]
         for rel in listed
-        for marker in (VENV_MARKER, CRATE_MARKER, GO_VENDOR_MARKER[7:])
+        if rel.endswith(_MARKER_ENDINGS)  # (one test for most paths: no marker)
+        for marker in _MARKERS
         if rel.endswith("/" + marker) and (marker != GO_VENDOR_MARKER[7:] or _is_go_vendor(rel))
     )
     interpreters = interpreter_map(specs)
     unclaimed: dict[str, int] = {}
     files: list[SourceFile] = []
     for rel in listed:
-        parts = rel.split("/")
-        if any(part in ALWAYS_SKIPPED_DIRS or part == NODE_MODULES for part in parts[:-1]):
+        if "/" in rel and not _SKIPPED_FOLDERS.isdisjoint(rel.split("/")[:-1]):
             continue
         if environments and rel.startswith(environments):
             continue
         language = language_of(rel, mapping)
         script = False
+        entry = entries.get(rel)
         if language is None:
-            by_shebang, why = _script(base, rel, interpreters)
+            by_shebang, why = _script(base, rel, interpreters, entry)
             if by_shebang is None:
                 ext = _extension(rel)
                 unclaimed[ext] = unclaimed.get(ext, 0) + 1
@@ -449,7 +492,8 @@ def discover(
         if rel.endswith(GENERATED_DART):
             excluded.append(Excluded(rel, "generated Dart"))
             continue
-        outside = _outside_root(base, rel)
+        # a regular file as the walk listed it (no link: the listing's type, no stat) is inside
+        outside = None if entry is not None and _is_regular(entry) else _outside_root(base, rel)
         if outside is not None:
             excluded.append(Excluded(rel, outside))
             continue
@@ -464,19 +508,38 @@ def discover(
     )
 
 
-def _script(root: Path, rel: str, interpreters: Mapping[str, str]) -> tuple[str | None, str]:
+def _is_regular(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+_MARKERS = (VENV_MARKER, CRATE_MARKER, GO_VENDOR_MARKER[7:])
+_MARKER_ENDINGS = tuple(f"/{marker}" for marker in _MARKERS)
+_SKIPPED_FOLDERS = ALWAYS_SKIPPED_DIRS | {NODE_MODULES}
+
+
+def _script(
+    root: Path, rel: str, interpreters: Mapping[str, str], entry: os.DirEntry[str] | None = None
+) -> tuple[str | None, str]:
     """The language of a file no extension claims, from its shebang line: (language, "") for a
     script, (None, why) for a file to list as excluded, (None, "") for one only counted. Only a file
-    with no extension or with the executable bit is read, so a tree of data files costs a stat each."""
+    with no extension or with the executable bit is read, so a tree of data files costs a stat each
+    (the walk's ``entry`` makes it: the same lstat, without building the path again)."""
     try:
-        st = os.lstat(os.path.join(root, rel))
+        st = entry.stat(follow_symlinks=False) if entry is not None else os.lstat(os.path.join(root, rel))
     except FileNotFoundError:
         return None, ""  # (as _outside_root's "deleted": only counted)
     except OSError:
         st = None
-    outside = _outside_by_mode(root, rel, st) if st is not None else None
-    if outside is not None:  # a folder git lists is a submodule or a nested repository: say so
-        return None, (outside if outside == _NESTED_REPOSITORY else "")
+    if st is not None and stat.S_ISREG(st.st_mode):
+        if _extension(rel) and not st.st_mode & 0o111:
+            return None, ""  # (the common case: a data file, no Path made)
+    else:
+        outside = _outside_by_mode(root, rel, st) if st is not None else None
+        if outside is not None:  # a folder git lists is a submodule or a nested repository: say so
+            return None, (outside if outside == _NESTED_REPOSITORY else "")
     full = root / rel
     if _extension(rel):
         try:
