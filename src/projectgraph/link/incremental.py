@@ -515,7 +515,7 @@ class TracedPythonLinker(py.PythonLinker):
         if line is not None:
             if scope in pyfile.class_scopes:
                 frame.add(("cl", path, scope, line))
-                body = pyfile.class_lines.get((scope, line))
+                body = py._class_body_at(pyfile, scope, line)
                 if body is not None:
                     frame.add(("n", path, body, name))
                     frame.update(self._structure(path, body))
@@ -811,8 +811,10 @@ def surface(pyfile: py._File) -> dict[Key, Any]:
         table.setdefault(("c", path, owner_name), []).append(("attr", target))
     found: dict[Key, Any] = {k: tuple(v) for k, v in table.items()}
     found[("e", path)] = tuple(pyfile.index.exports)
-    for (scope, line), cls in pyfile.class_lines.items():
-        found[("cl", path, scope, line)] = cls
+    for scope, lines in pyfile.class_lines.items():
+        for line, cls in enumerate(lines):
+            if cls is not None:
+                found[("cl", path, scope, line)] = cls
     for scope in pyfile.class_scopes:
         found[("cs", path, scope)] = True
     return found

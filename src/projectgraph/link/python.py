@@ -85,10 +85,14 @@ class _File:
     # assignments in a class body: (class qualname, target) -> assignments; they bind no name of
     # the scope around the class (the index gives them that scope, since class bodies run in it)
     class_attrs: dict[tuple[str, str], list[Assignment]] = field(default_factory=dict)
-    # (function scope, line) -> the innermost class whose body holds the line
-    class_lines: dict[tuple[str, int], str] = field(default_factory=dict)
+    # function scope -> by line number, the innermost class whose body holds the line in that
+    # scope (None: no class body); see _class_body_at
+    class_lines: dict[str, list[str | None]] = field(default_factory=dict)
     children: dict[str, list[tuple[str, Definition]]] | None = None  # built by _members
     class_attr_names: dict[str, list[str]] | None = None  # built by _class_attr_names
+    # the references each call passes (PythonLinker._arguments_of), kept from the argument pass
+    # for the edges of the file (PythonLinker._argument_refs)
+    arguments: dict[Call, list[Reference]] | None = None
     # built on first use, from this file's records alone: what each scope binds to a name, the
     # lookup plan of a (scope, name), the scope chains and enclosing function scopes
     binders: dict[str, dict[str, tuple[Any, ...]]] | None = None
@@ -191,6 +195,7 @@ class PythonLinker:
         self._forget_values()
         for pyfile in self.files.values():
             pyfile.binders, pyfile.chains, pyfile.function_scopes, pyfile.name_plans = None, {}, {}, {}
+            pyfile.arguments = None
         self._member_cache = {}
         self._subclass_cache = {}
         self._dotted = {}
@@ -203,7 +208,6 @@ class PythonLinker:
             "_subclass_table_cache",
             "_member_key_cache",
             "_property_names",
-            "_argument_tables",
         ):
             self.__dict__.pop(name, None)
 
@@ -655,7 +659,8 @@ class PythonLinker:
 
         Outside a class body, what a (scope, name) resolves to is planned once (``_name_plan``): a
         constant, a value memoized per (scope, name), or a binding the line chooses."""
-        if scope in pyfile.class_scopes and (scope, line) in pyfile.class_lines:
+        lines = pyfile.class_lines.get(scope)
+        if lines is not None and 0 <= line < len(lines) and lines[line] is not None:
             return self._lookup_at(pyfile, scope, name, line)
         key = (scope, name)
         plan = pyfile.name_plans.get(key)
@@ -722,7 +727,7 @@ class PythonLinker:
                 self._cuts += 1
                 return None, "limit"
             if scope in pyfile.class_scopes:
-                body = pyfile.class_lines.get((scope, line))
+                body = _class_body_at(pyfile, scope, line)
                 if body is not None:  # a use in a class body sees the names the body bound before it
                     found = self._lookup_class_body(pyfile, body, name, line)
                     if found is not None:
@@ -1095,7 +1100,8 @@ class PythonLinker:
         head = parsed[0]
         if head == text:
             return self._lookup(pyfile, scope, head, line)[0]
-        if scope in pyfile.class_scopes and (scope, line) in pyfile.class_lines:
+        lines = pyfile.class_lines.get(scope)
+        if lines is not None and 0 <= line < len(lines) and lines[line] is not None:
             return self._dotted_value(pyfile, scope, parsed, line)
         plan = pyfile.name_plans.get((scope, head))
         if plan is None:
@@ -1530,15 +1536,12 @@ class PythonLinker:
             self._call_value(caller, site, Value("def", member.key), "protocol", call)
 
     def _argument_refs(self, pyfile: _File) -> dict[Call, list[Reference]]:
-        """The references each call of a file passes (``_arguments_of``), once per file."""
-        table = self._argument_tables.get(pyfile.path)
+        """The references each call of a file passes (``_arguments_of``), once per file (the
+        argument pass keeps the table it made)."""
+        table = pyfile.arguments
         if table is None:
-            table = self._argument_tables[pyfile.path] = dict(self._arguments_of(pyfile))
+            table = pyfile.arguments = dict(self._arguments_of(pyfile))
         return table
-
-    @cached_property
-    def _argument_tables(self) -> dict[str, dict[Call, list[Reference]]]:
-        return {}
 
     def _read_edges(self, pyfile: _File) -> None:
         """A property read (``result.output``) runs its getter: an edge of kind ``property`` to it
@@ -1980,7 +1983,8 @@ class PythonLinker:
 
     def _arguments_of_file(self, pyfile: _File) -> None:
         """``_arguments`` for the calls of one file: functions passed, then instances passed."""
-        for call, refs in self._arguments_of(pyfile):
+        table = pyfile.arguments = dict(self._arguments_of(pyfile))
+        for call, refs in table.items():
             self._bind_arguments(pyfile, call, refs)
         self._instance_arguments(pyfile)
 
@@ -2347,6 +2351,12 @@ _DUNDER_BUILTINS = {
 }
 
 
+# where _call_arguments stops: a quote, a bracket or a comma (outside a string), and inside a
+# string of each quote, its end or a backslash
+_ARGUMENT_STOPS = re.compile(r"[\"'()\[\]{},]").search
+_STRING_STOPS = {'"': re.compile(r'[\\"]').search, "'": re.compile(r"[\\']").search}
+
+
 def _call_arguments(text: str) -> list[tuple[int, str, str]]:
     """The arguments of a call from its text: (position or -1 after a starred one, keyword or "",
     the argument's text), the complete ones only (a text cut short loses its last)."""
@@ -2355,25 +2365,33 @@ def _call_arguments(text: str) -> list[tuple[int, str, str]]:
         return []
     found: list[tuple[int, str, str]] = []
     depth = 0
-    quote = ""
     start = opening + 1
     position = 0
     index = start
-    end = len(text)
-    while index < end:
+    stops = _ARGUMENT_STOPS
+    while True:
+        match = stops(text, index)
+        if match is None:
+            break
+        index = match.start()
         char = text[index]
-        if quote:
-            if char == "\\":
-                index += 1
-            elif char == quote:
-                quote = ""
-        elif char in "\"'":
-            quote = char
+        if char == '"' or char == "'":
+            in_string = _STRING_STOPS[char]
+            index += 1
+            while True:
+                end = in_string(text, index)
+                if end is None:
+                    return found  # a string cut short: no argument ends after it
+                index = end.start()
+                if text[index] == "\\":
+                    index += 2  # the escaped character
+                    continue
+                break
         elif char in "([{":
             depth += 1
-        elif char in ")]}" and depth:
+        elif depth and char in ")]}":
             depth -= 1
-        elif char in ",)" and depth == 0:
+        elif (char == "," or char == ")") and not depth:
             argument = text[start:index].strip()
             if argument.startswith("*"):
                 position = -1
@@ -2484,10 +2502,10 @@ def _new_file(index: FileIndex, module: str) -> _File:
         if known is None or (_overload(known.definition) and not _overload(d)):
             info = DefInfo(keys.first_party(index.path, d.qualname), index.path, d, _LANGUAGE)
             pyfile.defs[d.qualname] = info
-    bodies = pyfile.class_lines = _class_bodies(pyfile)
-    pyfile.class_scopes = frozenset(scope for scope, _line in bodies)
+    pyfile.class_lines = _class_bodies(pyfile)
+    pyfile.class_scopes = frozenset(pyfile.class_lines)
     for a in index.assignments:
-        owner = _class_body_of(bodies, a)
+        owner = _class_body_at(pyfile, a.scope, a.line)
         if owner is not None:
             pyfile.class_attrs.setdefault((owner, a.target), []).append(a)
         else:
@@ -2507,24 +2525,33 @@ def _overload(d: Definition) -> bool:
     return bool(d.decorators) and not _OVERLOAD.isdisjoint(d.decorators)
 
 
-def _class_bodies(pyfile: _File) -> dict[tuple[str, int], str]:
-    """(function scope, line) -> the innermost class whose body holds that line in that scope."""
+def _class_bodies(pyfile: _File) -> dict[str, list[str | None]]:
+    """Function scope -> by line, the innermost class whose body holds that line in that scope
+    (a list per scope, as long as its last class body: a line's slot, not a key per line)."""
     classes = sorted(
         (info.definition.line, -info.definition.end_line, qualname)
         for qualname, info in pyfile.defs.items()
         if info.is_class
     )
-    bodies: dict[tuple[str, int], str] = {}
+    bodies: dict[str, list[str | None]] = {}
     for line, neg_end, qualname in classes:  # outer classes first: inner ones paint over them
         scope = _function_scope(pyfile, qualname.rpartition(".")[0])
-        for number in range(line, -neg_end + 1):
-            bodies[(scope, number)] = qualname
+        lines = bodies.get(scope)
+        if lines is None:
+            lines = bodies[scope] = []
+        end = -neg_end + 1
+        if len(lines) < end:
+            lines.extend([None] * (end - len(lines)))
+        lines[line:end] = [qualname] * (end - line)
     return bodies
 
 
-def _class_body_of(bodies: dict[tuple[str, int], str], assign: Assignment) -> str | None:
-    """The innermost class whose body holds the assignment, or None."""
-    return bodies.get((assign.scope, assign.line))
+def _class_body_at(pyfile: _File, scope: str, line: int) -> str | None:
+    """The innermost class whose body holds ``line`` of the function scope ``scope``, or None."""
+    lines = pyfile.class_lines.get(scope)
+    if lines is None or not 0 <= line < len(lines):
+        return None
+    return lines[line]
 
 
 def _function_scope(pyfile: _File, scope: str) -> str:
