@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from json.encoder import encode_basestring as _encode_string
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from projectgraph import fileindex
@@ -335,10 +336,12 @@ def placing_every_file(graph: Graph) -> Graph:
         for entry in graph.files
         if entry.status in _LINKED_STATUSES and not entry.unit and entry.path not in keys
     ]
-    placed = {e.path for e in lost}
-    roots = tuple(r for r in graph.roots if r.key in keys or r.key in placed)
-    if len(roots) != len(graph.roots):
-        graph = replace(graph, roots=roots)
+    # (every root is of a node, as a rule: that is one pass in C, the roots of Django are 32,000)
+    if not all(map(keys.__contains__, map(itemgetter(0), graph.roots))):
+        placed = {e.path for e in lost}
+        roots = tuple(r for r in graph.roots if r.key in keys or r.key in placed)
+        if len(roots) != len(graph.roots):
+            graph = replace(graph, roots=roots)
     if not lost:
         return graph
     added = [

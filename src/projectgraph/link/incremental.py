@@ -887,6 +887,31 @@ class _LoggingBuilder(GraphBuilder):
         return super().external(key, language)
 
 
+@dataclass(frozen=True)
+class _DefShare:
+    """One file's share of the Python linker's tables over every definition: its definitions by
+    key (``defs``), and the names ``_property_names`` and ``_classmethod_names`` take from them."""
+
+    pyfile: py._File
+    defs: dict[str, DefInfo]
+    properties: frozenset[str]
+    classmethods: frozenset[str]
+
+    @classmethod
+    def of(cls, pyfile: py._File) -> _DefShare:
+        infos = list(pyfile.defs.values())
+        return cls(
+            pyfile,
+            {info.key: info for info in infos},
+            frozenset(
+                info.definition.name
+                for info in infos
+                if info.is_callable and py._is_property(info.definition) and "." in info.qualname
+            ),
+            frozenset(info.definition.name for info in infos if "classmethod" in info.definition.decorators),
+        )
+
+
 class LinkState:
     """A tracked link of a project, ready to be brought up to date by ``relink``."""
 
@@ -956,6 +981,9 @@ class LinkState:
         self.root_list: list[Root] = []
         self.last_entry_roots: set[Root] = set()
         self.gave_up = ""  # why the last relink gave up ("" when it did not)
+        # each file's share of the tables over every definition (``_rebuild_defs``), by path
+        self.def_shares: dict[str, _DefShare] = {}
+        self.classmethods_of: tuple[dict[str, DefInfo], frozenset[str]] | None = None  # (defs, names)
         linker.readers.remake(linker._deps.items())  # now, not at the first edit
 
     # ---- pieces -------------------------------------------------------------------------
@@ -1225,7 +1253,7 @@ class LinkState:
         self.indexes = new
         if changed:
             self._rebuild_defs()
-        names = linker._classmethod_names()
+        names = self._classmethod_names()
         if names != linker.classmethod_names:
             raise _GiveUp("classmethod names changed")
         fresh_inputs: dict[Unit, Any] = {}
@@ -1313,16 +1341,39 @@ class LinkState:
         replay(self.linker, unit, position, self.replays)
 
     def _rebuild_defs(self) -> None:
-        """``defs`` and the tables made from it, in the order ``PythonLinker.__init__`` makes them."""
+        """``defs`` and the tables made from it, as ``PythonLinker.__init__`` makes them: each
+        file's share (its definitions by key, its property and classmethod names) is kept while
+        its ``_File`` is, so that only a changed file's is made again, and the rest is dict and
+        set unions in C (a key is its file's path and a qualified name, one file's only: the
+        union of the files' definitions in file order is ``defs``, without ``setdefault``)."""
         linker = self.linker
+        shares = self.def_shares
         defs: dict[str, DefInfo] = {}
-        for pyfile in linker.files.values():
-            for info in pyfile.defs.values():
-                defs.setdefault(info.key, info)
+        properties: list[frozenset[str]] = []
+        classmethods: list[frozenset[str]] = []
+        for path, pyfile in linker.files.items():
+            share = shares.get(path)
+            if share is None or share.pyfile is not pyfile:
+                share = shares[path] = _DefShare.of(pyfile)
+            defs.update(share.defs)
+            if share.properties:
+                properties.append(share.properties)
+            if share.classmethods:
+                classmethods.append(share.classmethods)
+        for path in shares.keys() - linker.files.keys():
+            del shares[path]
         linker.defs = defs
         linker.__dict__.pop("_by_name", None)
-        linker.__dict__.pop("_property_names", None)
+        linker.__dict__["_property_names"] = frozenset().union(*properties)
         linker.__dict__.pop("_exports", None)
+        self.classmethods_of = (defs, frozenset().union(*classmethods))
+
+    def _classmethod_names(self) -> frozenset[str]:
+        """``linker._classmethod_names()``, from the shares when ``_rebuild_defs`` made its defs."""
+        kept = self.classmethods_of
+        if kept is not None and kept[0] is self.linker.defs:
+            return kept[1]
+        return self.linker._classmethod_names()
 
     def _invalidate(self, dirty: set[Key], changed: Sequence[str], classes: Iterable[str]) -> None:
         """Forget every memoized answer that read a key in ``dirty`` (which grows with the
