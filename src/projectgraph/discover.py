@@ -19,18 +19,15 @@ import subprocess
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import pathspec
-
-try:  # pathspec >= 1.0: "gitignore" as documented, last matching pattern wins
-    from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern as _GitIgnorePattern
-except ImportError:  # pathspec 0.12
-    from pathspec.patterns import GitWildMatchPattern as _GitIgnorePattern  # type: ignore[attr-defined, no-redef, unused-ignore]
+from typing import TYPE_CHECKING, Any
 
 from projectgraph import safefs
 from projectgraph.config import ConfigError, ProjectConfig
 from projectgraph.languages import LanguageSpec, all_languages
+
+if TYPE_CHECKING:  # (pathspec is imported where a .gitignore or an ignore rule is read: a
+    # tree with none, and a git tree, never load it; it was a tenth of a no-op sync's imports)
+    import pathspec
 
 _log = logging.getLogger(__name__)
 
@@ -316,6 +313,15 @@ def gitignore_spec(lines: Iterable[str]) -> pathspec.PathSpec[Any]:
     alone, a trailing unescaped backslash, a bare ``/``) matches nothing and takes nothing from the
     others, where pathspec would raise for the whole file; a backward range (``[z-a]``) is its first
     character, as in git's wildmatch."""
+    import pathspec
+
+    try:  # pathspec >= 1.0: "gitignore" as documented, last matching pattern wins
+        from pathspec.patterns.gitignore.basic import GitIgnoreBasicPattern as _GitIgnorePattern
+    except ImportError:  # pathspec 0.12
+        from pathspec.patterns import (  # type: ignore[attr-defined, no-redef, unused-ignore]
+            GitWildMatchPattern as _GitIgnorePattern,
+        )
+
     patterns = []
     for line in lines:
         body = line.strip().removeprefix("!")
@@ -451,7 +457,11 @@ def discover(
     entries: dict[str, os.DirEntry[str]] = {}  # outside git: each file's entry in the walk's listing
     if listed is None:
         listed = _walk(base, excluded, entries)
-    ignore = pathspec.GitIgnoreSpec.from_lines(config.ignore) if config.ignore else None
+    ignore = None
+    if config.ignore:
+        import pathspec
+
+        ignore = pathspec.GitIgnoreSpec.from_lines(config.ignore)
     # a virtual environment in the tree (a folder with pyvenv.cfg) is dependency code, not the
     # project's: its packages are units (projectgraph.units), git may still list it
     environments = tuple(

@@ -25,14 +25,14 @@ from projectgraph.discover import discover
 from projectgraph.graph import Graph
 from projectgraph.indexer import IndexOptions, Progress
 from projectgraph.languages import all_languages
-from projectgraph.pipeline import ProjectRun
 from projectgraph.store import sqlite as sql
 from projectgraph.store.lock import WriterBusyError, WriterLock
 from projectgraph.store.sqlite import DamagedStoreError, SqliteStore, open_project_store
 from projectgraph.sync.controls import control_files
 from projectgraph.sync.reconcile import SyncResult, reconcile
 
-if TYPE_CHECKING:  # (imported where used: a sync needs neither, and they were a tenth of its start)
+if TYPE_CHECKING:  # (imported where used: a sync needs none, and they were a tenth of its start)
+    from projectgraph.pipeline import ProjectRun
     from projectgraph.query import QueryEngine, semantic
 
 _log = logging.getLogger(__name__)
@@ -132,6 +132,8 @@ class Project:
                 done = reconcile(self.root, self.store, options, progress, full=True, always_link=True)
             self._keep_vectors()
         assert done.graph is not None
+        from projectgraph.pipeline import ProjectRun  # (the linkers' modules: only a sync that links)
+
         return ProjectRun(done.index, done.graph)
 
     def index(

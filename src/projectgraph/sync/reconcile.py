@@ -52,8 +52,6 @@ from projectgraph.indexer import (
 )
 from projectgraph.languages import LanguageSpec, all_languages
 from projectgraph.languages.base import grammar_version, pack_version
-from projectgraph.link import _file_entries
-from projectgraph.link.units import unit_table
 from projectgraph.store import sqlite as sql
 from projectgraph.sync import relink
 from projectgraph.sync.controls import ControlFile, control_files, is_control_name
@@ -338,6 +336,10 @@ def reconcile(
     seconds["index"] = time.perf_counter() - mark
 
     # ---- what changed -----------------------------------------------------------------------
+    # (the link package is imported here: a no-op decided by the stamps above never loads it)
+    from projectgraph.link import _file_entries
+    from projectgraph.link.units import unit_table
+
     entries = _file_entries(indexed.indexes, indexed.statuses)
     now = {e.path: (e.language, e.status, e.hash, e.reason) for e in entries}
     now.update(
