@@ -26,7 +26,7 @@ def dumps(corpus: Path, out: Path) -> dict[str, str]:
     """Write both dumps of the corpus into ``out``; their sha256 by file name."""
     from projectgraph.config import load_config
     from projectgraph.indexer import IndexOptions, run_index
-    from projectgraph.link.incremental import build_tracked
+    from projectgraph.languages.python.link.incremental import build_tracked
     from projectgraph.pipeline import link_indexed, link_options
     from projectgraph.store.sqlite import open_project_store
 

@@ -42,7 +42,7 @@ def wrap(owner: Any, name: str, label: str) -> None:
 
 
 def wrap_parts() -> None:
-    incremental = importlib.import_module("projectgraph.link.incremental")
+    incremental = importlib.import_module("projectgraph.languages.python.link.incremental")
     relink = importlib.import_module("projectgraph.sync.relink")
     reconcile = importlib.import_module("projectgraph.sync.reconcile")
     sql = importlib.import_module("projectgraph.store.sqlite")

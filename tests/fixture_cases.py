@@ -31,7 +31,7 @@ from projectgraph.graph import CONFIDENCE, RANK, Graph
 from projectgraph.indexer import IndexOptions
 from projectgraph.languages import all_languages
 from projectgraph.languages.base import parser
-from projectgraph.link.javascript import GLOBALS
+from projectgraph.languages.javascript.link.linker import GLOBALS
 from projectgraph.pipeline import ProjectRun, build_graph
 from projectgraph.reach import SOURCES_ONLY, Query, Source, Target, reach
 

@@ -20,9 +20,9 @@ import pytest
 
 from projectgraph.graph import CONFIDENCE, FRAMEWORK_KINDS, Graph
 from projectgraph.indexer import IndexOptions
+from projectgraph.languages.java.link.linker import EDGE_KINDS as JAVA_KINDS
 from projectgraph.languages.javascript.frameworks import EDGE_KINDS as JS_KINDS
 from projectgraph.languages.python.frameworks import EDGE_KINDS, arguments
-from projectgraph.link.java import EDGE_KINDS as JAVA_KINDS
 from projectgraph.link.tauri import EDGE_KINDS as TAURI_KINDS
 from projectgraph.pipeline import build_graph
 from projectgraph.reach import Query, Target, reach

@@ -7,7 +7,7 @@ from __future__ import annotations
 from projectgraph.fileindex import FileIndex, content_hash
 from projectgraph.languages import language
 from projectgraph.languages.base import parser
-from projectgraph.link import python as py
+from projectgraph.languages.python.link import linker as py
 
 
 def index(source: str, path: str = "m.py") -> FileIndex:

@@ -12,8 +12,8 @@ import pytest
 from conftest import git, write_tree
 from projectgraph import keys
 from projectgraph.indexer import IndexOptions, run_index
+from projectgraph.languages.javascript.link.surface import unit_surface
 from projectgraph.languages.javascript.units import package_files
-from projectgraph.link.javascript_surface import unit_surface
 from projectgraph.pipeline import build_graph
 from projectgraph.reach import Query, Target, reach
 from projectgraph.units import NO_DEPS, DepsConfig, DepsError, discover_units, parse_deps

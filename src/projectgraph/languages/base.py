@@ -119,7 +119,7 @@ class LanguageSpec:
     # the ecosystem of the language's packages as OSV names it (``PyPI``, ``crates.io``): ``audit``
     # writes an advisory's symbols as this language's external keys
     advisory_ecosystem: str = ""
-    # the linker has a tracked form (``link.incremental.build_tracked``): a sync keeps its state
+    # the linker has a tracked form (``python.link.incremental.build_tracked``): a sync keeps its state
     tracked_link: bool = False
     # the never-called rule of ``reach.unmentioned``, for the language's first-party functions
     never_called: NeverCalled | None = None

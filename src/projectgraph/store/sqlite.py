@@ -1082,7 +1082,7 @@ def write_graph(
     ``stamped_at`` the time (ns) the stamps were taken from (-1: unknown, so no stamp is trusted).
     ``changed``, when given, names the files (groups) that may differ from the stored graph (an
     incremental link knows them): only their rows are grouped and compared. ``link_state`` writes
-    the incremental link's state of this graph (``link.persisted``); without it the stored state
+    the incremental link's state of this graph (``python.link.persisted``); without it the stored state
     is no longer valid.
     Returns the rows written per table.
     """

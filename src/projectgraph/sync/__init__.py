@@ -3,7 +3,7 @@
 ``reconcile`` brings the stored graph up to date with the working tree (see ``sync.reconcile``);
 ``Watcher`` runs it as files change (see ``sync.watch``). ``control_files`` names the manifests
 and configs a change of which re-links the project; ``sync.relink`` decides when a process keeps a
-tracked link and relinks incrementally from it (``link.incremental``).
+tracked link and relinks incrementally from it (``python.link.incremental``).
 """
 
 from __future__ import annotations

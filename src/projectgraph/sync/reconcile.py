@@ -2,7 +2,7 @@
 
 The link stage is not file-local (parameter bindings flow across files, class hierarchies and name
 candidates are global): a sync links the whole project again, unless its process keeps a tracked
-link and can relink incrementally from it (``sync.relink``, ``link.incremental``); what it saves
+link and can relink incrementally from it (``sync.relink``, ``python.link.incremental``); what it saves
 besides is the rest:
 
 - **index**: a file whose (size, mtime_ns) is the one stored, and whose mtime is older than the moment

@@ -1,4 +1,4 @@
-"""The link step of a sync: in full, or from the tracked link a process kept (``link.incremental``).
+"""The link step of a sync: in full, or from the tracked link a process kept (``python.link.incremental``).
 
 A tracked link costs more than a plain one (about twice: every memoized answer records what it
 read) and pays back only in a process that syncs again, so the kept state is per store and per
@@ -26,8 +26,9 @@ from projectgraph.indexer import IndexResult
 from projectgraph.languages import all_languages
 
 if TYPE_CHECKING:  # the linkers are imported by a sync that links, not by one that finds nothing
-    from projectgraph.link import LinkOptions, persisted
-    from projectgraph.link.incremental import LinkState
+    from projectgraph.languages.python.link import persisted
+    from projectgraph.languages.python.link.incremental import LinkState
+    from projectgraph.link import LinkOptions
 
 Shape = tuple[Any, ...]
 _log = logging.getLogger(__name__)
@@ -67,8 +68,10 @@ def link(
     """Link an index run: from the tracked link this process keeps, else from the state in the
     store (``old_index(path, hash)`` gives a file's stored index of that content), else in full,
     tracked when the state can be kept (in memory, or in the store: a Python project)."""
-    from projectgraph.link import persisted, persisted_go, persisted_js
-    from projectgraph.link.incremental import build_tracked
+    from projectgraph.languages.go.link import persisted as persisted_go
+    from projectgraph.languages.javascript.link import persisted as persisted_js
+    from projectgraph.languages.python.link import persisted
+    from projectgraph.languages.python.link.incremental import build_tracked
     from projectgraph.manifests import read_manifests
     from projectgraph.pipeline import link_indexed, link_options
 
@@ -139,7 +142,7 @@ def prime(base: Path, config: ProjectConfig, indexed: IndexResult, store: Any) -
     """Make the state of a graph that is already stored (a watcher's sync that found nothing)."""
     if store in _KEPT or getattr(indexed, "units", None):
         return
-    from projectgraph.link.incremental import build_tracked
+    from projectgraph.languages.python.link.incremental import build_tracked
     from projectgraph.pipeline import link_options
 
     options = link_options(base, config, indexed)

@@ -1,6 +1,6 @@
 """Go extractor: one tree-sitter query, scopes from the top-level declarations by bisection.
 
-The conventions below are what ``link/go.py`` relies on.
+The conventions below are what ``languages/go/link/linker.py`` relies on.
 
 Package and file. The package clause gives the flag ``package:<name>``; a file of package ``main``
 has ``main_guard`` set (its top level, the package variables and ``init`` functions, runs when the

@@ -1,6 +1,6 @@
 """Java extractor: one tree-sitter query, types and members sorted by byte offset, scopes by a stack.
 
-What the records mean for Java (the linker, ``link/java.py``, reads them so):
+What the records mean for Java (the linker, ``languages/java/link/linker.py``, reads them so):
 
 - **Qualified names**: a nested type is ``Outer.Inner``, a method ``Outer.run``, a constructor
   ``Outer.<init>`` (overloads share one name), a local class ``Outer.run.Local``. Kinds: class,

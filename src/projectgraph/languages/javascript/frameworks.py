@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from projectgraph.graph import Site, Unresolved
 
 if TYPE_CHECKING:
-    from projectgraph.link.javascript import JavaScriptLinker, _File
+    from projectgraph.languages.javascript.link.linker import JavaScriptLinker, _File
 
 # every edge kind a resolver here makes, with what the framework does (the README's table)
 EDGE_KINDS: dict[str, str] = {

@@ -1,6 +1,6 @@
 """Rust extractor: one tree-sitter query, items sorted by byte offset, scopes through a stack.
 
-What the records mean for Rust (the linker, ``link/rust.py``, reads them so):
+What the records mean for Rust (the linker, ``languages/rust/link/linker.py``, reads them so):
 
 - **Qualified names.** An inline module, a trait and an impl block are scopes: ``inner.helper``,
   ``Shape.area`` (a trait method), ``Circle.area`` (a method of ``impl Circle`` or of

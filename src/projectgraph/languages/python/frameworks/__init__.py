@@ -36,7 +36,7 @@ from projectgraph.graph import Site, Unresolved
 from projectgraph.link.core import Value
 
 if TYPE_CHECKING:
-    from projectgraph.link.python import PythonLinker, _File
+    from projectgraph.languages.python.link.linker import PythonLinker, _File
 
 VERSION = 2
 """The rules of the framework resolvers (they change what the link gives: graph.VERSION too)."""
@@ -162,7 +162,7 @@ class FileContext:
 
     def definition_scope(self, d: Definition) -> str:
         """The function scope a definition's decorators and defaults are evaluated in."""
-        from projectgraph.link.python import _function_scope
+        from projectgraph.languages.python.link.linker import _function_scope
 
         return _function_scope(self.pyfile, d.qualname.rpartition(".")[0])
 

@@ -51,7 +51,7 @@ def is_task(ctx: FileContext, key: str) -> bool:
     if pyfile is None:
         return False
     d = info.definition
-    from projectgraph.link.python import _function_scope
+    from projectgraph.languages.python.link.linker import _function_scope
 
     scope = _function_scope(pyfile, d.qualname.rpartition(".")[0])
     for text in d.decorators:

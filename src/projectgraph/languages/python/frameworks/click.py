@@ -65,7 +65,7 @@ def is_group(ctx: FileContext, key: str, depth: int) -> bool:
     if pyfile is None:
         return False
     d = info.definition
-    from projectgraph.link.python import _function_scope
+    from projectgraph.languages.python.link.linker import _function_scope
 
     scope = _function_scope(pyfile, d.qualname.rpartition(".")[0])
     for text in d.decorators:

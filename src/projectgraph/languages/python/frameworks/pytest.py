@@ -30,7 +30,7 @@ from projectgraph.graph import Site, Unresolved
 from projectgraph.languages.python.frameworks import FileContext, arguments, ext_key, literal_string, under
 
 if TYPE_CHECKING:
-    from projectgraph.link.python import PythonLinker, _File
+    from projectgraph.languages.python.link.linker import PythonLinker, _File
 
 # pytest's own fixtures (the _pytest package's): external code, not a missing definition
 BUILTIN_FIXTURES = frozenset(
@@ -189,7 +189,7 @@ def fixture_name(linker: PythonLinker, pyfile: _File, d: Definition, strict: boo
     which a medium-confidence value may take, where an edge may not)."""
     if not d.decorators or not any(text in _FIXTURE_DECORATORS for text in d.decorators):
         return None
-    from projectgraph.link.python import _function_scope
+    from projectgraph.languages.python.link.linker import _function_scope
 
     scope = _function_scope(pyfile, d.qualname.rpartition(".")[0])
     calls = linker._decorator_calls(pyfile, d)

@@ -2568,7 +2568,7 @@ def _function_scope(pyfile: _File, scope: str) -> str:
 def module_table(paths: Sequence[str], import_roots: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
     """The module name of each Python file (of ``paths``, in path order) and the file of each
     dotted module name ("" for a package with no ``__init__``): from the paths alone, so a linker
-    can make a file's tables when it first reads them (``link.persisted``)."""
+    can make a file's tables when it first reads them (``python.link.persisted``)."""
     roots = sorted({r.strip("/") for r in import_roots}, key=lambda r: (-len(r), r))
     module_of: dict[str, str] = {}
     modules: dict[str, str] = {}

@@ -55,14 +55,14 @@ from typing import Any
 from projectgraph import keys
 from projectgraph.fileindex import FileIndex
 from projectgraph.graph import Graph
+from projectgraph.languages.go.link import linker as go
+from projectgraph.languages.javascript.link.persisted import _LogBuilder
 from projectgraph.link import (
     LinkOptions,
     _linker_factories,
     build,
-    go,
 )
 from projectgraph.link.core import GraphBuilder, LinkContext, module_node, node_for
-from projectgraph.link.persisted_js import _LogBuilder
 from projectgraph.link.state import NotFollowed, followed, key_hash, read_state
 from projectgraph.link.state import shape as state_shape
 from projectgraph.store import sqlite as sql

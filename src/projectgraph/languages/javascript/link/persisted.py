@@ -48,12 +48,12 @@ from typing import Any, TypeVar, cast
 
 from projectgraph.fileindex import FileIndex
 from projectgraph.graph import Dynamic, Graph, Node, Site, Unresolved
+from projectgraph.languages.javascript.link import linker as js
 from projectgraph.link import (
     LinkOptions,
     _linker_factories,
     build,
 )
-from projectgraph.link import javascript as js
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value
 from projectgraph.link.state import NotFollowed, followed, read_state
 from projectgraph.link.state import shape as state_shape

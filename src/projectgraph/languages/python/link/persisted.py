@@ -1,7 +1,7 @@
 """The incremental link's state in the store, so that a fresh process (a one-shot ``sync``, an
 ``index`` after an edit) re-links only what read what changed, as a watcher does in memory.
 
-A tracked link (``link.incremental.build_tracked``) gives, per *unit* (one file's share of a pass),
+A tracked link (``python.link.incremental.build_tracked``) gives, per *unit* (one file's share of a pass),
 its output and the keys it read. ``save`` keeps, in the same transaction as the graph:
 
 - each unit's output, split by *group* (the file of the rows' caller, as the store groups rows),
@@ -44,17 +44,8 @@ from projectgraph import fileindex
 from projectgraph.fileindex import FileIndex
 from projectgraph.gcpause import paused_gc
 from projectgraph.graph import VERSION, Dynamic, Edge, FileEntry, Node, Root, Site, Unresolved, strongest
-from projectgraph.link import (
-    _INCOMPLETE,
-    DEFAULT_MAX_EDGES,
-    DEFAULT_MAX_EXPORT_HOPS,
-    LinkOptions,
-    _linker_factories,
-)
-from projectgraph.link import python as py
-from projectgraph.link.core import DefInfo, LinkContext, Value, module_node, node_for
-from projectgraph.link.entries import resolve_entry
-from projectgraph.link.incremental import (
+from projectgraph.languages.python.link import linker as py
+from projectgraph.languages.python.link.incremental import (
     _PHASES,
     LinkState,
     TracedPythonLinker,
@@ -68,6 +59,15 @@ from projectgraph.link.incremental import (
     replay,
     surface,
 )
+from projectgraph.link import (
+    _INCOMPLETE,
+    DEFAULT_MAX_EDGES,
+    DEFAULT_MAX_EXPORT_HOPS,
+    LinkOptions,
+    _linker_factories,
+)
+from projectgraph.link.core import DefInfo, LinkContext, Value, module_node, node_for
+from projectgraph.link.entries import resolve_entry
 from projectgraph.link.state import NotFollowed, followed, key_hash, read_state
 from projectgraph.manifests import Manifests
 from projectgraph.roots import _STRONG, entry_roots, file_roots, merge_rules

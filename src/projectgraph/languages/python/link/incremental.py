@@ -51,6 +51,7 @@ from projectgraph.graph import (
     placing_every_file,
     strongest,
 )
+from projectgraph.languages.python.link import linker as py
 from projectgraph.link import (
     _INCOMPLETE,
     DEFAULT_MAX_EDGES,
@@ -59,7 +60,6 @@ from projectgraph.link import (
     _file_entries,
     _linker_factories,
 )
-from projectgraph.link import python as py
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value, module_node, node_for
 from projectgraph.link.entries import resolve_entry
 from projectgraph.manifests import EntryPoint, Manifests, read_manifests

@@ -1,7 +1,7 @@
 """The export surface of an npm package: each external key another package writes for it, and what
 the package's own linker resolves that key to.
 
-A dependent writes a package's code as external keys (see ``link/javascript.py``): the module is the
+A dependent writes a package's code as external keys (see ``linker.py``): the module is the
 specifier with ``/`` read as ``//`` and the names follow, so ``import {template} from "lodash"``,
 ``require("lodash").template`` and ``require("lodash/template")`` all give ``lodash//template``, a
 default import or a ``require`` of the whole module gives the module's key (``express``), and a
@@ -34,8 +34,12 @@ from typing import Any
 
 from projectgraph import keys
 from projectgraph.fileindex import FileIndex
+from projectgraph.languages.javascript.link.linker import (
+    JavaScriptLinker,
+    _condition_targets,
+    _exports_targets,
+)
 from projectgraph.link.core import GraphBuilder, Value
-from projectgraph.link.javascript import JavaScriptLinker, _condition_targets, _exports_targets
 from projectgraph.manifests import read_manifests
 
 # the npm unit rules (this surface, and the JavaScript linker reading a unit's package.json): a

@@ -1,0 +1,1 @@
+"""Go's linker (``linker``) and its persisted incremental state (``persisted``)."""

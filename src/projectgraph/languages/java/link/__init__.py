@@ -1,0 +1,1 @@
+"""Java's linker (``linker``)."""

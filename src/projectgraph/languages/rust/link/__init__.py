@@ -1,0 +1,1 @@
+"""Rust's linker (``linker``)."""
