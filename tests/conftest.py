@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -22,6 +23,12 @@ def pytest_configure(config: pytest.Config) -> None:
     # direct mode: each test's commands read and write their store themselves, as the tests expect
     # of a command that syncs first; the daemon path has its own tests (tests/test_daemon*.py)
     os.environ["PROJECTGRAPH_NO_DAEMON"] = "1"
+    # Ctrl-C as a terminal's foreground job gets it: a launcher that ran the suite in the background
+    # (a non-interactive shell's `cmd &`) leaves SIGINT ignored, which every command the tests start
+    # inherits, and the Ctrl-C tests then see a run that cannot be interrupted. A handler, unlike an
+    # ignore, is reset to the default at exec, so the commands get the default too.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
