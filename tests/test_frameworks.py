@@ -23,7 +23,7 @@ from projectgraph.indexer import IndexOptions
 from projectgraph.languages.java.link.linker import EDGE_KINDS as JAVA_KINDS
 from projectgraph.languages.javascript.frameworks import EDGE_KINDS as JS_KINDS
 from projectgraph.languages.python.frameworks import EDGE_KINDS, arguments
-from projectgraph.link.tauri import EDGE_KINDS as TAURI_KINDS
+from projectgraph.languages.rust.tauri import EDGE_KINDS as TAURI_KINDS
 from projectgraph.pipeline import build_graph
 from projectgraph.reach import Query, Target, reach
 

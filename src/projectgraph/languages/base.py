@@ -110,6 +110,11 @@ class LanguageSpec:
     # the linker's maker ("module:function"; ``link.build`` calls each once, in the order of the
     # first language naming it): every generic-tier language names the generic linker
     linker: str = ""
+    # a pass that runs after every linker, over the indexes of every language ("module:function" of
+    # ``(indexes, builder)``; ``link.build`` calls each once, in the order of the first language
+    # naming it): a framework whose calls cross languages (Tauri: a front end's invoke to a Rust
+    # command)
+    link_pass: str = ""
     # the language's root rules (a file of the ``roots/rules.yaml`` form, beside its ``__init__``):
     # ``roots.embedded_rules`` reads the language-free file, then each language's, once each
     roots: str = ""

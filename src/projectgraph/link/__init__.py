@@ -18,7 +18,6 @@ from projectgraph.fileindex import FileIndex, index_words, is_truncated
 from projectgraph.graph import VERSION, FileEntry, Graph, Node, placing_every_file
 from projectgraph.languages import all_languages
 from projectgraph.link import entries as entries_mod
-from projectgraph.link import tauri
 from projectgraph.link.core import GraphBuilder, LinkContext, Linker, module_node
 from projectgraph.manifests import EntryPoint, Manifests, read_manifests
 from projectgraph.roots import Rule, find
@@ -71,7 +70,8 @@ def build(
     linkers = [make(ordered, builder, context) for make in factories or _linker_factories()]
     for linker in linkers:
         linker.link()
-    tauri.link(ordered, builder)  # across languages: a JS invoke('cmd') to the Rust command
+    for link_pass in _link_passes():  # across languages, after every linker (LanguageSpec.link_pass)
+        link_pass(ordered, builder)
     handled = {language for linker in linkers for language in linker.languages}
     for index in ordered:
         if index.language not in handled:  # a language with no linker yet: its files are modules
@@ -129,6 +129,17 @@ def _linker_factories() -> tuple[Callable[[Sequence[FileIndex], GraphBuilder, Li
     for spec in all_languages().values():
         if spec.linker and spec.linker not in found:
             found[spec.linker] = spec.hook("linker")
+    return tuple(found.values())
+
+
+@cache
+def _link_passes() -> tuple[Callable[[Sequence[FileIndex], GraphBuilder], None], ...]:
+    """The pass of every language that has one (``LanguageSpec.link_pass``), once each, in the
+    order of the first language (by name) that names it: they run after every linker."""
+    found: dict[str, Callable[[Sequence[FileIndex], GraphBuilder], None]] = {}
+    for spec in all_languages().values():
+        if spec.link_pass and spec.link_pass not in found:
+            found[spec.link_pass] = spec.hook("link_pass")
     return tuple(found.values())
 
 

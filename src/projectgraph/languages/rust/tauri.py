@@ -6,8 +6,8 @@ when the front end calls ``invoke("name", args)`` (``@tauri-apps/api/core``'s, v
 registered it: ``tauri::Builder::default().invoke_handler(tauri::generate_handler![a, m::b])``.
 The command's name is the function's (the last segment of its path in the handler list).
 
-This pass runs after every language's linker, over the index records of both languages, so its
-edges cross from one language to the other:
+This pass is Rust's ``link_pass``: it runs after every language's linker, over the index records
+of both languages, so its edges cross from one language to the other:
 
 - ``tauri-handler``: from the Rust scope that calls ``generate_handler!`` to each command it lists
   that resolves to one marked function (the app runs it on an invoke: what reaches the builder
@@ -63,7 +63,7 @@ def link(indexes: Sequence[FileIndex], builder: GraphBuilder) -> None:
             complete = match.group(2) == "]"
             cut = cut or not complete
             site = Site(index.path, call.line, call.column)
-            caller = _rust_caller(index, call)
+            caller = _caller(index, call.scope)
             entries = [e.strip() for e in match.group(1).split(",")]
             if not complete and entries:
                 entries.pop()  # the last entry runs into the cut
@@ -89,7 +89,7 @@ def link(indexes: Sequence[FileIndex], builder: GraphBuilder) -> None:
             name = _invoked(call, locals_)
             if name is None:
                 continue
-            caller = _js_caller(index, call.scope)
+            caller = _caller(index, call.scope)
             site = Site(index.path, call.line, call.column)
             if name == "":
                 builder.unresolved_site(Unresolved(caller, site, "computed-name", "invoke", call.text))
@@ -145,17 +145,8 @@ def _module_name(path: str) -> str:
     return p.parent.name if p.stem == "mod" else p.stem
 
 
-def _rust_caller(index: FileIndex, call: Call) -> str:
-    scopes = {d.qualname for d in index.definitions}
-    current = call.scope
-    while current:
-        if current in scopes:
-            return keys.first_party(index.path, current)
-        current = current.rpartition(".")[0]
-    return index.path
-
-
-def _js_caller(index: FileIndex, scope: str) -> str:
+def _caller(index: FileIndex, scope: str) -> str:
+    """The key of the innermost definition of a file that holds ``scope`` (the file's own when none)."""
     scopes = {d.qualname for d in index.definitions}
     current = scope
     while current:
