@@ -1997,15 +1997,17 @@ class PythonLinker:
             text = call.text
             if call.callee == "<expr>" or call.super_call or not call.args or text.startswith(_NO_ARGUMENTS):
                 continue
+            # the callee first: most calls (of external or unknown callees) bind no parameter, and
+            # their arguments need not be read (resolution is pure, so the order changes nothing)
+            callee = self._resolve_dotted(pyfile, call.scope, call.callee, call.line)
+            if callee is None or callee.kind not in ("def", "inst"):
+                continue
             passed: list[tuple[int, str, Value]] = []
             for position, keyword, expression in _call_arguments(text):
                 value = self._instance_value(pyfile, call, expression)
                 if value is not None:
                     passed.append((position, keyword, value))
             if not passed:
-                continue
-            callee = self._resolve_dotted(pyfile, call.scope, call.callee, call.line)
-            if callee is None or callee.kind not in ("def", "inst"):
                 continue
             targets = self._decorated.get(callee.key, [callee]) if callee.kind == "def" else [callee]
             for target in targets:
@@ -2103,15 +2105,20 @@ class PythonLinker:
         return value
 
     def _bind_arguments(self, pyfile: _File, call: Call, refs: list[Reference]) -> None:
+        if call.callee == "<expr>" or call.super_call:
+            return
+        # the callee first: the references passed to one that binds nothing need not be resolved
+        callee = self._resolve_dotted(pyfile, call.scope, call.callee, call.line)
+        if callee is None or callee.kind not in ("def", "inst", "ext"):
+            return
+        if callee.kind == "ext" and callee.key not in _CALLING_BUILTINS:
+            return
         values = []
         for ref in refs:
             value = self._argument_value(pyfile, ref)
             if value is not None and value.kind in ("def", "ext", "param") and value not in values:
                 values.append(value)
-        if not values or call.callee == "<expr>" or call.super_call:
-            return
-        callee = self._resolve_dotted(pyfile, call.scope, call.callee, call.line)
-        if callee is None:
+        if not values:
             return
         if callee.kind == "ext":
             if callee.key in _CALLING_BUILTINS:
