@@ -998,7 +998,7 @@ class PythonLinker:
                 cast = self._cast_value(pyfile, scope, assign, text)
                 if cast is not _MISSING:
                     return cast  # type: ignore[return-value]
-            return self._call_result(pyfile, scope, text, assign.line - 1)
+            return self._call_result(pyfile, scope, text, assign.line - 1, assign.line)
         if kind == "name":
             if text == assign.target:
                 return None
@@ -1125,8 +1125,29 @@ class PythonLinker:
                 value = self._result_of(value)
         return value
 
-    def _call_result(self, pyfile: _File, scope: str, callee: str, line: int) -> Value | None:
-        return self._result_of(self._resolve_dotted(pyfile, scope, callee, line))
+    def _call_result(
+        self, pyfile: _File, scope: str, callee: str, line: int, at: int | None = None
+    ) -> Value | None:
+        """The value a call of ``callee`` in ``scope`` returns. ``at``: the line of that call when
+        known (an assignment's), else any call of ``callee`` in ``scope`` (a return statement's)."""
+        target = self._resolve_dotted(pyfile, scope, callee, line)
+        if target is not None and target.kind == "ext" and target.key in _PARTIALS:
+            return self._partial_target(pyfile, scope, callee, at)
+        return self._result_of(target)
+
+    def _partial_target(self, pyfile: _File, scope: str, callee: str, at: int | None) -> Value | None:
+        """``functools.partial(f, ...)`` makes an object whose call calls ``f`` with the bound
+        arguments first: for calls it stands for ``f`` (a function, a class, another partial),
+        the value of its first argument when that is a name chain. None when the first argument is
+        another expression or the call's text does not show it."""
+        for call in pyfile.index.calls:
+            if call.scope != scope or call.callee != callee or (at is not None and call.line != at):
+                continue
+            arguments = _call_arguments(call.text)
+            if arguments and arguments[0][:2] == (0, "") and _NAME_CHAIN(arguments[0][2]):
+                return self._resolve_dotted(pyfile, scope, arguments[0][2], call.line - 1)
+            return None
+        return None
 
     def _attribute(self, value: Value, name: str) -> Value | None:
         return self._memo(self._attr_memo, (value, name), self._compute_attribute, value, name)  # type: ignore[no-any-return]
@@ -1278,7 +1299,7 @@ class PythonLinker:
             outer = self._function_scope(pyfile, scope.rpartition(".")[0])
             return self._type_value(pyfile, outer, fact, info.definition.line)
         if kind == "call":
-            return self._call_result(pyfile, scope, text, info.definition.end_line)
+            return self._call_result(pyfile, scope, text, info.definition.end_line, None)
         return self._resolve_dotted(pyfile, scope, text, info.definition.end_line)
 
     # ---- calls ----------------------------------------------------------------------------
@@ -2309,6 +2330,7 @@ _PROPERTY_DECORATORS = frozenset(
 # the text of the call records of what a statement calls with no call written (extract.py)
 _IMPLICIT = ("with ", "for ", "raise ", "<op> ")
 _CASTS = frozenset(("typing//cast", "typing_extensions//cast"))
+_PARTIALS = frozenset(("functools//partial",))
 # calls whose text holds no argument list of their own (decorators, implicit calls)
 _NO_ARGUMENTS = ("@", *_IMPLICIT)
 _NAME_CHAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*").fullmatch
