@@ -38,6 +38,7 @@ from projectgraph.discover import (
 from projectgraph.fileindex import FileIndex, Key
 from projectgraph.languages import LanguageSpec, all_languages
 from projectgraph.languages.base import grammar_version, import_prefixes, parser
+from projectgraph.manifests import Controls, read_controls
 from projectgraph.units import AUTO_DEPS, DepsConfig, Unit, discover_units
 from projectgraph.units.standard import standard_ecosystems
 
@@ -120,6 +121,8 @@ class UnitIndex:
     unit: Unit
     indexes: tuple[FileIndex, ...]
     statuses: tuple[FileStatus, ...]
+    # its control files (go.mod, Cargo.toml), read with its files: what a linker reads of them
+    controls: Controls = field(default_factory=Controls)
 
 
 @dataclass(frozen=True)
@@ -591,10 +594,12 @@ def _index_unit_batch(
         )
         for unit in group:
             mine = [s for s in run.statuses if owner.get(s.path) is unit]
+            own = tuple(i for i in run.indexes if owner.get(i.path) is unit)
             result = UnitIndex(
                 unit,
-                tuple(i for i in run.indexes if owner.get(i.path) is unit),
+                own,
                 tuple(replace(s, unit=unit.name) for s in mine),
+                read_controls(unit.root, tuple(i.path for i in own), tuple(unit.languages)),
             )
             made.append(result)
             memo_key, stamps = fresh[unit.name]

@@ -3,8 +3,10 @@
 Python: pyproject.toml (``[project]`` scripts, gui-scripts, entry points, dependencies; Poetry;
 setuptools ``package-dir``), setup.cfg, requirements*.txt. JavaScript: every package.json (name,
 main, bin, exports, module, browser, the scripts' ``node file.js`` commands, dependencies). Java
-and Rust: the dependencies of pom.xml, build.gradle(.kts) and Cargo.toml (for the framework rules;
-the Rust linker reads Cargo.toml itself). Nested manifests (a monorepo's
+and Rust: the dependencies of pom.xml, build.gradle(.kts) and Cargo.toml (for the framework rules).
+The languages' control files (go.mod, Cargo.toml, a nested package.json, a tsconfig and the configs
+it extends) are read here too, whole (``read_controls``, ``Manifests.controls``): the linkers read
+no file themselves. Nested manifests (a monorepo's
 ``packages/cli/package.json``, ``services/api/pyproject.toml``) are read in every folder that holds
 a project file or is above one, never inside a dependency folder (node_modules, a virtual
 environment, site-packages, vendor); each one's entry points are relative to its own folder
@@ -18,6 +20,7 @@ from __future__ import annotations
 import configparser
 import json
 import os
+import posixpath
 import re
 import shlex
 import tomllib
@@ -51,6 +54,89 @@ class PackageJson:
 
 
 @dataclass(frozen=True)
+class Controls:
+    """The language control files of one folder tree (go.mod, Cargo.toml, a nested package.json, a
+    tsconfig and the configs it extends), read once before the link (``read_controls``): a linker
+    asks them here and reads no file itself. ``files``: path relative to the root -> its bytes,
+    None for a regular file that could not be read."""
+
+    files: dict[str, bytes | None] = field(default_factory=dict)
+
+    def exists(self, rel: str) -> bool:
+        """Whether ``rel`` was a regular file (``os.path.isfile``) when the controls were read."""
+        return rel in self.files
+
+    def read_text(self, rel: str, errors: str = "strict") -> str:
+        """The file's text (UTF-8, ``errors`` as ``bytes.decode``); OSError when it was no file or
+        could not be read, as reading it would have."""
+        data = self.files.get(rel)
+        if data is None:
+            raise FileNotFoundError(rel)
+        return data.decode("utf-8", errors)
+
+
+_EXTENDS = re.compile(rb'"extends"\s*:\s*"(\.[^"]*)"')
+
+
+def _control_names(
+    languages: tuple[str, ...] | None = None,
+) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
+    from projectgraph.languages import all_languages  # the registry imports the languages
+
+    specs = [s for s in all_languages().values() if languages is None or s.name in languages]
+    names = frozenset(name for spec in specs for name in spec.control_files)
+    return names, tuple(sorted({pattern for spec in specs for pattern in spec.control_patterns}))
+
+
+def read_controls(
+    root: str | Path | None, paths: tuple[str, ...] = (), languages: tuple[str, ...] | None = None
+) -> Controls:
+    """The control files every language names (``LanguageSpec.control_files``) in each folder that
+    holds one of ``paths`` or is above one, those of a config family (a tsconfig) among ``paths``,
+    and the configs those extend by a relative path (within the root): read as the linkers read
+    them (``safefs``, a link followed), once, before the link. ``languages``: only their control
+    files (a unit's), when given."""
+    if root is None:
+        return Controls()
+    base = os.fspath(root)
+    names, families = _control_names(languages)
+    folders = {""}
+    for path in paths:
+        folder = path.rpartition("/")[0]
+        while folder not in folders:
+            folders.add(folder)
+            folder = folder.rpartition("/")[0]
+
+    def in_family(rel: str) -> bool:
+        name = rel.rpartition("/")[2]
+        return any(name.startswith(prefix) and name.endswith(suffix) for prefix, suffix in families)
+
+    queue = {f"{folder}/{name}" if folder else name for folder in folders for name in names}
+    queue |= {p for p in paths if in_family(p)}
+    files: dict[str, bytes | None] = {}
+    pending = sorted(queue)
+    while pending:
+        rel = pending.pop()
+        full = os.path.join(base, rel)
+        if rel in files or not os.path.isfile(full):
+            continue
+        data: bytes | None
+        try:
+            data = safefs.read_bytes(full)
+        except OSError:
+            data = None
+        files[rel] = data
+        if data is not None and in_family(rel):
+            for target in _EXTENDS.findall(data):
+                joined = posixpath.join(posixpath.dirname(rel), target.decode("utf-8", "replace"))
+                extended = posixpath.normpath(joined)
+                extended = extended if extended.endswith(".json") else extended + ".json"
+                if not extended.startswith(".."):
+                    pending.append(extended)
+    return Controls(dict(sorted(files.items())))
+
+
+@dataclass(frozen=True)
 class Manifests:
     entry_points: tuple[EntryPoint, ...] = ()
     dependencies: frozenset[str] = frozenset()  # normalized names, any ecosystem
@@ -61,6 +147,7 @@ class Manifests:
     # a nested Python manifest's path -> its import roots (relative to the project root, most
     # specific first): where its entry points' modules are looked for
     entry_roots: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    controls: Controls = field(default_factory=Controls)  # the language control files (read_controls)
 
 
 def normalize(name: str) -> str:
@@ -189,6 +276,7 @@ def read_manifests(root: str | Path | None, paths: tuple[str, ...] = ()) -> Mani
         problems=tuple(problems),
         files=configs,
         entry_roots=entry_roots,
+        controls=read_controls(root, paths),
     )
 
 

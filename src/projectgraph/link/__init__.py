@@ -1,14 +1,16 @@
 """Link: resolve imports, calls and bases across the files of a project into one ``Graph``.
 
-``build(indexes, options)`` reads only the index records and the manifests; each language's
-resolver lives in its own module here, and they share ``core.GraphBuilder``. The graph it gives
+``build(indexes, options)`` reads the manifests and the control files once (``read_manifests``,
+``read_controls``), before the linkers, which read no file: each language's linker
+(``LanguageSpec.linker``) is given the indexes and that frozen input, and they share
+``core.GraphBuilder``. The graph it gives
 does not depend on the order of the indexes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ from projectgraph.graph import VERSION, FileEntry, Graph, Node, placing_every_fi
 from projectgraph.languages import all_languages
 from projectgraph.link import entries as entries_mod
 from projectgraph.link.core import GraphBuilder, LinkContext, Linker, module_node
-from projectgraph.manifests import EntryPoint, Manifests, read_manifests
+from projectgraph.manifests import EntryPoint, Manifests, read_controls, read_manifests
 from projectgraph.roots import Rule, find
 
 DEFAULT_MAX_EDGES = 5_000_000
@@ -56,6 +58,10 @@ def build(
     ordered = sorted(indexes, key=lambda i: i.path)
     paths = tuple(i.path for i in ordered) + tuple(getattr(f, "path", "") for f in options.files)
     manifests = options.manifests or read_manifests(options.root, paths)
+    if options.root is None and options.unit is not None:
+        # a unit linked as a project of its own: its control files are under its root
+        controls = read_controls(options.unit.root, paths, tuple(options.unit.languages))
+        manifests = replace(manifests, controls=controls)
     builder = GraphBuilder()
 
     context = LinkContext(

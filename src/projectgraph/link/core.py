@@ -27,12 +27,13 @@ class LinkContext:
     max_hops: int
     test_paths: tuple[str, ...]
     sys_path: tuple[str, ...] = ()  # more Python import roots
-    root: str | None = None  # the project folder, for language manifests (go.mod, Cargo.toml, ...)
+    root: str | None = None  # the project folder (its control files are read: manifests.controls)
     # the unit of dependency code this link is of (a projectgraph.units.Unit; None for a project):
-    # a linker reads its language manifests from unit.root and gives each definition its external key
+    # its control files are the manifests' (read from unit.root); a linker gives each definition
+    # its external key
     unit: Any = None
     # the units (indexer.UnitIndex) beside the project, whose definitions a linker may read (Go's
-    # result types); None when the link has no units at all
+    # result types) with their control files (``UnitIndex.controls``); None when the link has no units
     units: tuple[Any, ...] | None = None
 
 

@@ -7,7 +7,8 @@ JavaScript, Go, Rust and Java linkers' package.json, tsconfig, go.mod, Cargo.tom
 lookups); ``projectgraph.toml`` (``config.load_config``) is this module's own. Nested ones count in
 every folder that holds a source file or is above one, as the linkers look for them there, and so
 does a config a tsconfig ``extends``, wherever it is. The ``src`` folder counts too (its presence
-adds a Python import root), as the pseudo path ``src/``. A linker that comes to read another file
+adds a Python import root), as the pseudo path ``src/``. The link reads them once, before the linkers
+(``manifests.read_controls``, by the same names); a linker that comes to need another file
 must have it named in its language's record, or a change to it goes unseen until a file changes
 (``tests/test_sync_oracle.py`` edits manifests to catch that).
 """

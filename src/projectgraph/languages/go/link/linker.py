@@ -97,21 +97,19 @@ or neither has, the two are joined both ways.
 
 from __future__ import annotations
 
-import os
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from pathlib import Path
 from typing import Any, NamedTuple
 
-from projectgraph import keys, safefs
+from projectgraph import keys
 from projectgraph.fileindex import Assignment, Call, FileIndex
 from projectgraph.graph import NO_SITE, Site, Unresolved
 from projectgraph.languages.go import NO_BODY
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, module_node, node_for
-from projectgraph.manifests import Manifests
+from projectgraph.manifests import Controls, Manifests, read_controls
 
 LANGUAGE = "go"
 # Go's name match takes more candidates than ``gates.MAX_NAME_CANDIDATES``: a method name is shared
@@ -263,8 +261,7 @@ class GoLinker:
                 index, package, posixpath.dirname(index.path), "build-excluded" in index.flags
             )
         self.unit = unit if unit is not None else _unit_of_context(context)
-        root = context.root if context.root is not None or self.unit is None else self.unit.root
-        self.modules = _read_modules(root, {f.folder for f in self.files.values()})
+        self.modules = _read_modules(context.manifests.controls, {f.folder for f in self.files.values()})
         module = module or (self.unit.package if self.unit is not None else "")
         if module and not any(m.root == "" for m in self.modules):
             # a vendored module has no go.mod of its own: its unit names its path
@@ -1687,7 +1684,8 @@ class _GoUnits:
     def _reader_of(self, made: Any) -> GoLinker:
         reader = self._readers.get(made.unit.name)
         if reader is None:
-            context = LinkContext(self.context.manifests, self.context.max_hops, (), root=made.unit.root)
+            manifests = replace(self.context.manifests, controls=made.controls)
+            context = LinkContext(manifests, self.context.max_hops, (), root=made.unit.root)
             reader = GoLinker(made.indexes, GraphBuilder(), context, unit=made.unit)
             self._readers[made.unit.name] = reader
         return reader
@@ -1861,11 +1859,8 @@ def _module_folder(module: _Module, path: str) -> str | None:
     return None
 
 
-def _read_modules(root: str | None, folders: set[str]) -> list[_Module]:
-    """Every go.mod at or above a folder of Go files, within the project root."""
-    if root is None:
-        return []
-    base = Path(root)
+def _read_modules(controls: Controls, folders: set[str]) -> list[_Module]:
+    """Every go.mod at or above a folder of Go files, within the project root (or the unit's)."""
     seen: set[str] = set()
     modules: list[_Module] = []
     replaced: list[tuple[str, str]] = []
@@ -1875,9 +1870,9 @@ def _read_modules(root: str | None, folders: set[str]) -> list[_Module]:
             if current in seen:
                 break
             seen.add(current)
-            go_mod = base / current / "go.mod" if current else base / "go.mod"
+            go_mod = f"{current}/go.mod" if current else "go.mod"
             try:
-                text = safefs.read_text(go_mod, errors="replace") if os.path.isfile(go_mod) else None
+                text = controls.read_text(go_mod, errors="replace") if controls.exists(go_mod) else None
             except OSError:
                 text = None
             if text is not None:
@@ -1921,7 +1916,9 @@ class Surface:
 def unit_surface(root: str | None, package: str, indexes: Iterable[FileIndex]) -> Surface:
     """The external keys of the definitions of the Go module ``package`` (its module path, ``std``
     for the standard library) whose files, relative to ``root``, have these indexes."""
-    context = LinkContext(Manifests(), DEFAULT_HOPS, (), root=root)
+    indexes = tuple(indexes)
+    controls = read_controls(root, tuple(i.path for i in indexes), (LANGUAGE,))
+    context = LinkContext(Manifests(controls=controls), DEFAULT_HOPS, (), root=root)
     reader = GoLinker(indexes, GraphBuilder(), context, module=package)
     externals: dict[str, str] = reader.package_keys()
     for gofile in reader.files.values():

@@ -49,17 +49,15 @@ are bound; a result cut by the depth cap or by a cycle (``this.x = this.x.wrap()
 from __future__ import annotations
 
 import json
-import os
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
-from projectgraph import keys, safefs
+from projectgraph import keys
 from projectgraph.fileindex import DEFAULT_TEST_PATHS, Assignment, Call, FileIndex, Import, Reference
 from projectgraph.graph import Dynamic, Site, Unresolved
 from projectgraph.languages.javascript import frameworks
@@ -309,16 +307,16 @@ class JavaScriptLinker:
             while folder and folder not in folders:
                 folders.add(folder)
                 folder = posixpath.dirname(folder)
-        base = Path(self.root)
+        controls = self.manifests.controls  # read before the link
         for folder in sorted(folders):
             if "node_modules" in folder.split("/"):
                 continue
             for name in ("package.json", "tsconfig.json", "jsconfig.json"):
                 rel = f"{folder}/{name}"
-                if rel in known or rel in configs or not os.path.isfile(base / rel):
+                if rel in known or rel in configs or not controls.exists(rel):
                     continue
                 try:
-                    text = safefs.read_text(base / rel)
+                    text = controls.read_text(rel)
                 except (OSError, UnicodeDecodeError):
                     continue
                 if name != "package.json":
@@ -393,7 +391,7 @@ class JavaScriptLinker:
             if target.startswith("..") or target in loaded:
                 return
             try:
-                text = safefs.read_text(Path(self.root) / target)
+                text = self.manifests.controls.read_text(target)
             except (OSError, UnicodeDecodeError):
                 return
             data = _parse_config(text)

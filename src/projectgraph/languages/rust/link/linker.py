@@ -58,21 +58,20 @@ or of an expression).
 
 from __future__ import annotations
 
-import os
 import posixpath
 import re
 import tomllib
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from projectgraph import keys, safefs
+from projectgraph import keys
 from projectgraph.fileindex import Assignment, Call, FileIndex, Import, Reference
 from projectgraph.graph import NO_SITE, Site, Unresolved
 from projectgraph.link import gates
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value, module_node, node_for
-from projectgraph.manifests import Manifests
+from projectgraph.manifests import Manifests, read_controls
 
 LANGUAGE = "rust"
 MAX_CHA = 64
@@ -274,6 +273,7 @@ class RustLinker:
         self.unit = unit if unit is not None else own
         # a unit's Cargo.toml is at its root: its crate name, its dependencies and their renames
         self.root = context.root if context.root is not None or self.unit is None else self.unit.root
+        self.controls = context.manifests.controls  # the Cargo.toml files, read before the link
         self.max_hops = context.max_hops
         self.files: dict[str, _File] = {}
         self.defs: dict[str, DefInfo] = {}
@@ -431,7 +431,7 @@ class RustLinker:
         if self.root is not None:
             current = folder
             while True:
-                if os.path.isfile(os.path.join(self.root, current, "Cargo.toml")):
+                if self.controls.exists(f"{current}/Cargo.toml" if current else "Cargo.toml"):
                     return current
                 if not current:
                     break
@@ -445,9 +445,9 @@ class RustLinker:
     def _read_cargo(self, folder: str) -> dict[str, Any]:
         if self.root is None:
             return {}
-        path = os.path.join(self.root, folder, "Cargo.toml")
+        path = f"{folder}/Cargo.toml" if folder else "Cargo.toml"
         try:
-            data = tomllib.loads(safefs.read_text(path))
+            data = tomllib.loads(self.controls.read_text(path))
         except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
             return {}
         out: dict[str, Any] = {}
@@ -1870,7 +1870,8 @@ class _RustUnits:
         made = self.by_crate.get(crate)
         found = None
         if made is not None:
-            context = LinkContext(self.context.manifests, self.context.max_hops, (), root=made.unit.root)
+            manifests = replace(self.context.manifests, controls=made.controls)
+            context = LinkContext(manifests, self.context.max_hops, (), root=made.unit.root)
             reader = RustLinker(made.indexes, GraphBuilder(), context, unit=made.unit)
             public = reader.public_paths()
             by_key: dict[str, str] = {}
@@ -1987,7 +1988,9 @@ class Surface:
 def unit_surface(root: str | None, package: str, indexes: Iterable[FileIndex]) -> Surface:
     """The shortest public path of each public item of the crate whose Cargo.toml is in ``root``
     (``smallvec//SmallVec``, ``kit//serve`` for an item of a private module given on by ``pub use``)."""
-    context = LinkContext(Manifests(), DEFAULT_HOPS, (), root=root)
+    indexes = tuple(indexes)
+    controls = read_controls(root, tuple(i.path for i in indexes), (LANGUAGE,))
+    context = LinkContext(Manifests(controls=controls), DEFAULT_HOPS, (), root=root)
     return Surface(RustLinker(indexes, GraphBuilder(), context).public_paths())
 
 
