@@ -17,9 +17,10 @@ returns None, nothing else: far cheaper than a profile function, called for C ca
 frame right above: a call made by the code of the package itself, or through C code such as
 ``map``, a property slot or ``functools.partial``, which has no frame) are both files of the
 package records (caller code, line of the call in the caller, callee code). A generator or
-coroutine frame counts on its first entry only (a resume is no call). Code objects map to graph
-keys as ``tests/test_honesty_oracle.py`` maps them (class bodies, comprehensions and anonymous
-lambdas are their enclosing definition; such a callee is left out).
+coroutine frame counts on its first entry only (a resume is no call), with its consumer as the
+caller (``classify``: such a pair counts as an edge when the consumer called what made it). Code
+objects map to graph keys as ``tests/test_honesty_oracle.py`` maps them (class bodies,
+comprehensions and anonymous lambdas are their enclosing definition; such a callee is left out).
 
 Then projectgraph indexes the same tree (``build_graph``, no dependency units) and each executed
 edge is one of:
@@ -97,6 +98,7 @@ def describe(code, path):
 
 edges = set()
 entries = set()
+generators = set()
 resumes = {}
 
 
@@ -115,6 +117,8 @@ def trace(frame, event, arg):
         return None
     if code.co_flags & GENERATOR and frame.f_lasti != first_resume(code):
         return None  # a generator or coroutine resumed: its first entry stands at its first RESUME
+    if code.co_flags & GENERATOR:
+        generators.add(describe(code, path))
     parent = frame.f_back
     if parent is not None:
         caller_path = first_party(parent.f_code)
@@ -158,6 +162,8 @@ with open(out, "w") as handle:
     json.dump(sorted(edges, key=repr), handle)
 with open(out + ".entries", "w") as handle:
     json.dump(sorted(entries, key=repr), handle)
+with open(out + ".generators", "w") as handle:
+    json.dump(sorted(generators, key=repr), handle)
 print("pytest exit", int(status), file=sys.stderr)
 """
 
@@ -234,9 +240,23 @@ def callee_kind(graph: Graph, callee: str) -> str:
     return "function"
 
 
-def classify(graph: Graph, raw: list[tuple[Code, int, Code]]) -> dict[str, Any]:
-    """Executed edges by what the graph says of them."""
+def classify(
+    graph: Graph, raw: list[tuple[Code, int, Code]], generators: list[Code] | None = None
+) -> dict[str, Any]:
+    """Executed edges by what the graph says of them.
+
+    A generator's body first runs when its consumer asks for the first item (``for x in
+    progress``, ``next(g)``), so the tracer sees the consumer as the generator's caller, while the
+    call that made it (``return self.generator()`` in ``__iter__``) ran before and left no frame
+    event. The graph's edge is from the function that made it, as the language has it: such an
+    executed pair is ``resumed`` (counted with the edges) when the graph has edges from the
+    consumer to a function and from that function to the generator (the consumer called what made
+    it), else it is classified as any other pair."""
     calls: set[tuple[str, str]] = {(e.caller, e.callee) for e in graph.edges if e.relation == "calls"}
+    callees: dict[str, set[str]] = {}
+    for caller_key, callee_key in calls:
+        callees.setdefault(caller_key, set()).add(callee_key)
+    made = {code_key(graph, tuple(code))[0] for code in generators or ()}  # type: ignore[arg-type]
     sites: set[tuple[str, int]] = {(u.caller, u.site.line) for u in graph.unresolved}
     flags: set[tuple[str, int]] = {(d.caller, d.site.line) for d in graph.dynamic}
     lines: dict[tuple[str, str], set[int]] = {}
@@ -247,16 +267,24 @@ def classify(graph: Graph, raw: list[tuple[Code, int, Code]]) -> dict[str, Any]:
             continue
         lines.setdefault((caller, callee), set()).add(line)
     found: dict[str, list[tuple[str, str]]] = {"edge": [], "site": [], "dynamic": [], "silent": []}
+    resumed: list[tuple[str, str]] = []
     for pair in sorted(lines):
         if pair in calls:
             found["edge"].append(pair)
+        elif pair[1] in made and any((maker, pair[1]) in calls for maker in callees.get(pair[0], ())):
+            found["edge"].append(pair)
+            resumed.append(pair)
         elif any((pair[0], line) in sites for line in lines[pair]):
             found["site"].append(pair)
         elif any((pair[0], line) in flags for line in lines[pair]):
             found["dynamic"].append(pair)
         else:
             found["silent"].append(pair)
-    return {"pairs": found, "lines": {f"{a} -> {b}": sorted(v) for (a, b), v in lines.items()}}
+    return {
+        "pairs": found,
+        "resumed": resumed,
+        "lines": {f"{a} -> {b}": sorted(v) for (a, b), v in lines.items()},
+    }
 
 
 def framework_entries(graph: Graph, raw: list[Code]) -> dict[str, Any]:
@@ -320,10 +348,11 @@ def main(argv: list[str]) -> int:
             tests_s = run_tests(root, out, others, tuple(options.path), options.django)
             raw = json.loads(out.read_text(encoding="utf-8"))
             entered = json.loads(Path(str(out) + ".entries").read_text(encoding="utf-8"))
+            generators = json.loads(Path(str(out) + ".generators").read_text(encoding="utf-8"))
         start = time.perf_counter()
         graph = build_graph(root, IndexOptions(workers=1)).graph
         index_s = time.perf_counter() - start
-        result = classify(graph, raw)
+        result = classify(graph, raw, generators)
         pairs = result["pairs"]
         counts = {kind: len(found) for kind, found in pairs.items()}
         executed = sum(counts.values())
@@ -343,7 +372,14 @@ def main(argv: list[str]) -> int:
             f"tests (fixtures, hooks): {len(outside['test-fixture-edge']) + len(outside['test-other'])}, "
             f"targets of a pytest-fixture edge {len(outside['test-fixture-edge'])}"
         )
+        if result["resumed"]:
+            print(
+                f"    generators resumed by a consumer that called their maker (counted as edges): "
+                f"{len(result['resumed'])}"
+            )
         if options.v:
+            for caller, callee in result["resumed"]:
+                print(f"    resumed {caller} -> {callee}")
             for kind in ("none", "other-edge", "test-other"):
                 for key in outside[kind]:
                     print(f"    entered [{kind}] {key}")

@@ -55,9 +55,22 @@ PACKAGE = {
         "\n"
         "def peek(proxy):\n"
         "    return proxy.anything\n"
+        "\n"
+        "\n"
+        "class Bag:\n"
+        "    def items(self):\n"
+        "        yield 1\n"
+        "\n"
+        "    def __iter__(self):\n"
+        "        return self.items()\n"
+        "\n"
+        "\n"
+        "def first(bag: Bag):\n"
+        "    for x in bag:\n"
+        "        return x\n"
     ),
     "tests/test_core.py": (
-        "from tiny.core import Money, Proxy, apply, double, peek\n"
+        "from tiny.core import Bag, Money, Proxy, apply, double, first, peek\n"
         "\n"
         "\n"
         "def test_double():\n"
@@ -70,6 +83,10 @@ PACKAGE = {
         "\n"
         "def test_peek():\n"
         "    assert peek(Proxy()) == 'anything'\n"
+        "\n"
+        "\n"
+        "def test_first():\n"
+        "    assert first(Bag()) == 1\n"
     ),
 }
 
@@ -84,7 +101,9 @@ def test_a_small_package_is_classified(tmp_path: Path) -> None:
     oracle.run_tests(root, out)  # type: ignore[attr-defined]
     raw = json.loads(out.read_text(encoding="utf-8"))
     graph = build_graph(root, IndexOptions(workers=1)).graph
-    pairs = oracle.classify(graph, raw)["pairs"]  # type: ignore[attr-defined]
+    generators = json.loads(Path(f"{out}.generators").read_text(encoding="utf-8"))
+    result = oracle.classify(graph, raw, generators)  # type: ignore[attr-defined]
+    pairs = result["pairs"]
     core = "src/tiny/core.py"
     edge = ("tests/test_core.py//test_double", f"{core}//double")
     site = (f"{core}//apply", f"{core}//double")  # fn(value): a parameter the graph binds to double
@@ -95,7 +114,12 @@ def test_a_small_package_is_classified(tmp_path: Path) -> None:
     assert operator in pairs["edge"]
     assert silent in pairs["silent"]
     assert site in pairs["edge"] + pairs["site"]
-    # the generator-free, thread-free run records the constructor from both tests
+    # a generator's body first runs in its consumer (first's for loop), which the tracer sees as its
+    # caller; the graph's edge is from __iter__, which made it and which first called: resumed
+    resumed = (f"{core}//first", f"{core}//Bag//items")
+    assert resumed in result["resumed"] and resumed in pairs["edge"]
+    assert (f"{core}//Bag//__iter__", f"{core}//Bag//items") not in pairs["edge"]  # never its caller
+    # the thread-free run records the constructor from both tests
     assert ("tests/test_core.py//test_apply", f"{core}//Money//__init__") in pairs["edge"]
 
 
