@@ -100,12 +100,7 @@ def read_controls(
         return Controls()
     base = os.fspath(root)
     names, families = _control_names(languages)
-    folders = {""}
-    for path in paths:
-        folder = path.rpartition("/")[0]
-        while folder not in folders:
-            folders.add(folder)
-            folder = folder.rpartition("/")[0]
+    folders = _folders_of(paths)
 
     def in_family(rel: str) -> bool:
         name = rel.rpartition("/")[2]
@@ -186,15 +181,21 @@ DEPENDENCY_FOLDERS = frozenset(
 )
 
 
-def manifest_folders(paths: tuple[str, ...]) -> list[str]:
-    """The folders that hold one of ``paths`` or are above one ("" is the root), sorted, but those
-    inside a dependency folder."""
+def _folders_of(paths: tuple[str, ...]) -> set[str]:
+    """The folders that hold one of ``paths`` or are above one ("" is the root)."""
     folders = {""}
     for path in paths:
         folder = path.rpartition("/")[0]
         while folder not in folders:
             folders.add(folder)
             folder = folder.rpartition("/")[0]
+    return folders
+
+
+def manifest_folders(paths: tuple[str, ...]) -> list[str]:
+    """The folders that hold one of ``paths`` or are above one ("" is the root), sorted, but those
+    inside a dependency folder."""
+    folders = _folders_of(paths)
     return sorted(f for f in folders if not DEPENDENCY_FOLDERS.intersection(f.split("/")))
 
 
@@ -400,12 +401,7 @@ def _build_file_dependencies(base: Path, paths: tuple[str, ...], problems: list[
     """Dependency names of the Maven, Gradle and Cargo build files at the root and in the folders
     of the project's files: a Maven or Gradle dependency gives its group and its artifact
     (``org.springframework.boot`` and ``spring-boot-starter-web``), a Cargo one its crate name."""
-    folders = {""}
-    for path in paths:
-        folder = path.rpartition("/")[0]
-        while folder not in folders:
-            folders.add(folder)
-            folder = folder.rpartition("/")[0]
+    folders = _folders_of(paths)
     names: set[str] = set()
     for folder in sorted(folders):
         for name in _BUILD_FILES:

@@ -37,6 +37,18 @@ class LinkContext:
     units: tuple[Any, ...] | None = None
 
 
+@dataclass(frozen=True)
+class Surface:
+    """What the keys another package writes stand for in one unit (keys before the unit prefix): a
+    language's ``unit_surface(root, package, indexes)`` gives it (``link.units``)."""
+
+    externals: dict[str, str]  # a unit definition or module -> its external key (the shortest)
+    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)  # external key -> the unit's
+    #          definitions and modules (none: the keys match ``externals``)
+    forwards: dict[str, tuple[str, ...]] = field(default_factory=dict)  # external key -> other
+    #          packages' external keys
+
+
 class Linker(Protocol):
     """A language's resolver. A module of ``projectgraph.link`` that defines ``make_linker(indexes,
     builder, context)`` is a linker; ``build`` finds it by itself. Optional methods:

@@ -35,7 +35,7 @@ import posixpath
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from projectgraph import fileindex, keys
 from projectgraph.fileindex import FileIndex
@@ -53,6 +53,7 @@ from projectgraph.graph import (
     Unresolved,
     strongest,
 )
+from projectgraph.link.core import Surface as UnitSurface
 
 MAX_HOPS = 10
 
@@ -163,14 +164,6 @@ def with_units(graph: Graph, units: Sequence[Any], max_edges: int = 0, store: An
         files=tuple(sorted(files)),
         stats=stats,
     )
-
-
-class UnitSurface(Protocol):
-    """What the keys other packages write stand for in one unit (keys before the unit prefix)."""
-
-    targets: dict[str, tuple[str, ...]]  # external key -> the unit's definitions and modules
-    forwards: dict[str, tuple[str, ...]]  # external key -> other packages' external keys
-    externals: dict[str, str]  # a unit definition or module -> its external key
 
 
 @cache

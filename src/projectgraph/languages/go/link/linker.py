@@ -108,7 +108,7 @@ from projectgraph import keys
 from projectgraph.fileindex import Assignment, Call, FileIndex
 from projectgraph.graph import NO_SITE, Site, Unresolved
 from projectgraph.languages.go import NO_BODY
-from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, module_node, node_for
+from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Surface, module_node, node_for
 from projectgraph.manifests import Controls, Manifests, read_controls
 
 LANGUAGE = "go"
@@ -1902,15 +1902,6 @@ def _module_of(folder: str, modules: list[_Module]) -> _Module | None:
         if inside and (best is None or len(root) > len(best.root)):
             best = module
     return best
-
-
-@dataclass(frozen=True)
-class Surface:
-    """The external key of each definition of a unit (keys before the unit prefix)."""
-
-    externals: dict[str, str]
-    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)  # none: keys match externals
-    forwards: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def unit_surface(root: str | None, package: str, indexes: Iterable[FileIndex]) -> Surface:

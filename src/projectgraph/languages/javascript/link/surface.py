@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from projectgraph import keys
@@ -39,7 +38,7 @@ from projectgraph.languages.javascript.link.linker import (
     _condition_targets,
     _exports_targets,
 )
-from projectgraph.link.core import GraphBuilder, Value
+from projectgraph.link.core import GraphBuilder, Surface, Value
 from projectgraph.manifests import read_manifests
 
 # the npm unit rules (this surface, and the JavaScript linker reading a unit's package.json): a
@@ -48,15 +47,6 @@ SURFACE_VERSION = 3
 _SKIPPED_NAMES = frozenset({"*", "module.exports", "default"})
 _MAX_STAR_DEPTH = 10
 DEFAULT_HOPS = 10
-
-
-@dataclass(frozen=True)
-class Surface:
-    """What the keys another package writes stand for in one unit (keys before the unit prefix)."""
-
-    targets: dict[str, tuple[str, ...]]  # external key -> the unit's definitions and modules
-    forwards: dict[str, tuple[str, ...]]  # external key -> other packages' external keys
-    externals: dict[str, str]  # a unit definition or module -> its external key (the shortest)
 
 
 def unit_surface(root: str | None, package: str, indexes: Iterable[FileIndex]) -> Surface:
@@ -75,7 +65,7 @@ def unit_surface(root: str | None, package: str, indexes: Iterable[FileIndex]) -
             targets[key] = local
         if other:
             forwards[key] = other
-    return Surface(targets, forwards, external_keys(table))
+    return Surface(external_keys(table), targets, forwards)
 
 
 def surface(linker: JavaScriptLinker, package: str) -> dict[str, tuple[Value, ...]]:

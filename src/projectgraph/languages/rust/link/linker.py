@@ -70,7 +70,7 @@ from projectgraph import keys
 from projectgraph.fileindex import Assignment, Call, FileIndex, Import, Reference
 from projectgraph.graph import NO_SITE, Site, Unresolved
 from projectgraph.link import gates
-from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value, module_node, node_for
+from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Surface, Value, module_node, node_for
 from projectgraph.manifests import Manifests, read_controls
 
 LANGUAGE = "rust"
@@ -1974,15 +1974,6 @@ def _dependency_tables(data: dict[str, Any]) -> list[dict[str, Any]]:
     if isinstance(workspace, dict) and isinstance(workspace.get("dependencies"), dict):
         tables.append(workspace["dependencies"])
     return tables
-
-
-@dataclass(frozen=True)
-class Surface:
-    """The external key of each public definition of a unit (keys before the unit prefix)."""
-
-    externals: dict[str, str]
-    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)  # none: keys match externals
-    forwards: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def unit_surface(root: str | None, package: str, indexes: Iterable[FileIndex]) -> Surface:
