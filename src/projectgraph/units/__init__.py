@@ -73,6 +73,22 @@ class Unit:
     # there, so the unit's code cannot run it
     environment: str = ""
 
+    @classmethod
+    def of(
+        cls,
+        ecosystem: str,
+        package: str,
+        version: str,
+        languages: tuple[str, ...],
+        root: str,
+        files: tuple[str, ...],
+        provides: tuple[str, ...],
+        **rest: Any,
+    ) -> Unit:
+        """The unit of ``package`` at ``version``, named by ``unit_name`` (``rest``: the other fields)."""
+        name = unit_name(ecosystem, package, version)
+        return cls(name, ecosystem, package, version, languages, root, files, provides, **rest)
+
     def __post_init__(self) -> None:
         if self.name != unit_name(self.ecosystem, self.package, self.version):
             raise DepsError(f"unit name {self.name!r} is not {self.ecosystem}:{self.package}@{self.version}")
@@ -113,6 +129,12 @@ class DepsConfig:
     @property
     def empty(self) -> bool:
         return not (self.auto or self.stdlib or self.named)
+
+    def named_of(self, ecosystems: Iterable[str]) -> list[tuple[str, str, str]]:
+        """The ``(folder, what, ecosystem)`` of each named folder whose ecosystem is one of these."""
+        wanted = set(ecosystems)
+        found = ((folder, what, what.partition(":")[0]) for folder, what in self.named)
+        return [item for item in found if item[2] in wanted]
 
     def to_json(self) -> dict[str, Any]:
         return {"auto": self.auto, "stdlib": self.stdlib, "named": [list(pair) for pair in self.named]}

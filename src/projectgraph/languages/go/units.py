@@ -44,7 +44,7 @@ from pathlib import Path
 from projectgraph import safefs
 from projectgraph.languages import language
 from projectgraph.languages.go import constraints
-from projectgraph.units import DepsConfig, DepsError, Unit, split_name, tree, unit_name
+from projectgraph.units import DepsConfig, DepsError, Unit, split_name, tree
 
 ECOSYSTEMS = language("go").ecosystems  # as its language's record says
 LANGUAGES = ("go",)
@@ -155,15 +155,14 @@ def _unit(
     excluded: Sequence[str],
     provides: Sequence[str],
 ) -> Unit:
-    return Unit(
-        name=unit_name("go", module, version),
-        ecosystem="go",
-        package=module,
-        version=version,
-        languages=LANGUAGES,
-        root=str(root.resolve()),
-        files=tuple(sorted(files)),
-        provides=tuple(sorted(provides)),
+    return Unit.of(
+        "go",
+        module,
+        version,
+        LANGUAGES,
+        str(root.resolve()),
+        tuple(sorted(files)),
+        tuple(sorted(provides)),
         excluded=tuple(sorted(excluded)),
     )
 

@@ -103,10 +103,7 @@ def discover(project_root: Path, config: DepsConfig) -> list[Unit]:
         modules = project_root / "node_modules"
         if os.path.isdir(modules):
             units.extend(node_modules_units(modules))
-    for folder, what in config.named:
-        ecosystem = what.partition(":")[0]
-        if ecosystem not in ECOSYSTEMS:
-            continue
+    for folder, what, _ecosystem in config.named_of(ECOSYSTEMS):
         named = Path(folder)
         if what == "npm":
             if not os.path.isdir(named):
@@ -239,15 +236,14 @@ def _requires(package: _Package) -> tuple[str, ...]:
 def _unit(package: _Package, requires: tuple[str, ...], environment: str = "") -> Unit:
     files, excluded = package_files(package.real, _named_files(package.manifest))
     languages = sorted({_LANGUAGE_OF[_extension(f)] for f in files})
-    return Unit(
-        name=unit_name("npm", package.name, package.version),
-        ecosystem="npm",
-        package=package.name,
-        version=package.version,
-        languages=tuple(languages),
-        root=str(package.real),
-        files=files,
-        provides=(package.name,),
+    return Unit.of(
+        "npm",
+        package.name,
+        package.version,
+        tuple(languages),
+        str(package.real),
+        files,
+        (package.name,),
         requires=requires,
         folder=str(package.real),
         excluded=tuple(path for path, _reason in excluded),

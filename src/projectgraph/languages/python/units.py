@@ -57,10 +57,7 @@ def discover(project_root: Path, config: DepsConfig) -> list[Unit]:
         std = stdlib_unit(environment)
         if std is not None:
             units.append(std)
-    for folder, what in config.named:
-        ecosystem = what.partition(":")[0]
-        if ecosystem not in ECOSYSTEMS:
-            continue
+    for folder, what, ecosystem in config.named_of(ECOSYSTEMS):
         path = Path(folder)
         if what == "pypi":
             units.extend(distributions(path))
@@ -122,15 +119,14 @@ def distributions(site: Path) -> list[Unit]:
             - {installed[_normalize(name)]}
         )
         units.append(
-            Unit(
-                name=unit_name("pypi", name, version),
-                ecosystem="pypi",
-                package=name,
-                version=version,
-                languages=LANGUAGES,
-                root=str(site.resolve()),
-                files=files,
-                provides=provides,
+            Unit.of(
+                "pypi",
+                name,
+                version,
+                LANGUAGES,
+                str(site.resolve()),
+                files,
+                provides,
                 requires=tuple(needed),
                 folder=str(info.resolve()),
                 environment=str(site.resolve()),

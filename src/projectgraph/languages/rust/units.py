@@ -39,7 +39,7 @@ from typing import Any
 
 from projectgraph import safefs
 from projectgraph.languages import language
-from projectgraph.units import DepsConfig, DepsError, Unit, split_name, tree, unit_name
+from projectgraph.units import DepsConfig, DepsError, Unit, split_name, tree
 
 ECOSYSTEMS = language("rust").ecosystems  # as its language's record says
 LANGUAGES = ("rust",)
@@ -126,15 +126,14 @@ def crate_unit(name: str, version: str, root: Path) -> Unit | None:
     files = lib_files(root)
     if not files:
         return None
-    return Unit(
-        name=unit_name("cargo", name, version),
-        ecosystem="cargo",
-        package=name,
-        version=version,
-        languages=LANGUAGES,
-        root=str(root.resolve()),
-        files=files,
-        provides=(lib_name(root) or name.replace("-", "_"),),
+    return Unit.of(
+        "cargo",
+        name,
+        version,
+        LANGUAGES,
+        str(root.resolve()),
+        files,
+        (lib_name(root) or name.replace("-", "_"),),
     )
 
 
