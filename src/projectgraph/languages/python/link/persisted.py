@@ -504,7 +504,7 @@ def _relink(
             except _GiveUp as why:
                 raise NotFollowed(str(why)) from why
             fresh[uid] = _load_output(_output_blob(linker.outputs[units[uid]]))
-            reads[uid] = linker.unit_deps[units[uid]]
+            reads[uid] = linker.unit_keys(units[uid])
         for uid in rerun:
             phase, path = units[uid]
             pyfile = linker.files[path]
@@ -513,7 +513,7 @@ def _relink(
             else:
                 linker._run_unit(units[uid], lambda f=pyfile: linker._decorator_edges_of(f))  # type: ignore[misc]
             fresh[uid] = _load_output(_output_blob(linker.outputs[units[uid]]))
-            reads[uid] = linker.unit_deps[units[uid]]
+            reads[uid] = linker.unit_keys(units[uid])
     finally:
         linker.builder = shared
     old_outputs = {uid: _load_output(b) for uid, b in sql.read_link_units(connection, rerun_all).items()}
