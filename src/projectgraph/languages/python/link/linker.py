@@ -1801,6 +1801,20 @@ class PythonLinker:
         if bases:
             key = self.builder.external(keys.join(bases[0], call.name), _LANGUAGE)
             self.builder.edge(caller, key, "calls", "member", site)
+            if key in _SUPER_DUNDERS and ")." in call.text:
+                # the arguments of the method's call, not super()'s
+                method_call = call._replace(text=call.text.split(").", 1)[1])
+                argument = _first_argument(method_call)
+                value = self._resolve_dotted(pyfile, call.scope, argument, call.line) if argument else None
+                for method in _SUPER_DUNDERS[key]:
+                    if argument == "":
+                        break  # a literal: no project method runs
+                    if value is not None and value.kind not in ("inst", "param"):
+                        # a tuple or mapping of values (``(Helper(v),)``): its items are formatted,
+                        # which the linker does not follow: any class's method of that name may run
+                        self._unresolved(caller, site, "unknown-receiver", method, call.text)
+                        continue
+                    self._dunder_builtin(pyfile, caller, site, method, method_call)
         elif len(self._bases(cls)) < len(self.defs[cls].definition.bases):
             # a base the records do not resolve (``class L(base)`` with ``base`` a parameter):
             # its method, whatever class it is, runs here
@@ -2339,12 +2353,17 @@ _CALL_OF_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)
 # runs its class's __reduce_ex__ (object's calls __reduce__, __getstate__, __getnewargs__), and
 # unpickling or a copy runs __setstate__ of a class the records cannot tell
 _REDUCE = ("__reduce_ex__", "__reduce__", "__getstate__", "__getnewargs_ex__", "__getnewargs__")
+_PRINTF = ("__str__", "__repr__", "__int__", "__index__", "__float__", "__getitem__")
 _DUNDER_FUNCTIONS = {
     "pickle//dumps": _REDUCE,
     "pickle//dump": _REDUCE,
     "copy//copy": (*_REDUCE, "__copy__", "__setstate__"),
     "copy//deepcopy": (*_REDUCE, "__deepcopy__", "__setstate__"),
 }
+# methods of a builtin base that call a method of their first argument, called as super().m(x):
+# printf-style formatting in a str subclass (``super().__mod__(value)``) formats with a format the
+# linker does not read (self), so each conversion may run (%s, %r, %d/%i, %f, %(key)s)
+_SUPER_DUNDERS = {f"builtins//{kind}//__mod__": _PRINTF for kind in ("str", "bytes")}
 # the method a loop calls after the one its record names
 _PROTOCOL_STEPS = {"__iter__": "__next__", "__aiter__": "__anext__"}
 _REFLECTED = frozenset(
