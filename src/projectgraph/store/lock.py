@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
@@ -36,6 +37,39 @@ def _close_in_child() -> None:
 os.register_at_fork(after_in_child=_close_in_child)
 
 
+def take_pid_lock(path: Path, busy: Callable[[str], Exception]) -> int:
+    """The descriptor of ``path`` (made in its folder) locked exclusively, with this process's pid
+    written in it; ``busy(who)`` is raised when another process holds it (``who``: " (pid N)"
+    when its pid can be read, else "")."""
+    fd = safefs.open_in_folder(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = ""
+        with contextlib.suppress(OSError):
+            holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip()
+        os.close(fd)
+        raise busy(f" (pid {holder})" if holder else "") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
+
+
+def lock_held(path: Path) -> bool:
+    """Whether a process holds an exclusive lock on ``path`` now (a shared one cannot be had)."""
+    try:
+        fd = safefs.open_in_folder(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
 class WriterLock:
     def __init__(self, folder: str | os.PathLike[str], create: bool = True) -> None:
         """``create``: make the folder when it is missing; when not, a missing folder is a
@@ -49,20 +83,13 @@ class WriterLock:
             safefs.index_folder(self.path.parent.parent, self.create)  # not a link out of the project
         elif self.create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = safefs.open_in_folder(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = ""
-            with contextlib.suppress(OSError):
-                holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip()
-            os.close(fd)
-            who = f" (pid {holder})" if holder else ""
-            raise WriterBusyError(
-                f"another projectgraph process{who} is writing {self.path.parent}; try again when it ends"
-            ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        folder = self.path.parent
+        fd = take_pid_lock(
+            self.path,
+            lambda who: WriterBusyError(
+                f"another projectgraph process{who} is writing {folder}; try again when it ends"
+            ),
+        )
         self._fd = fd
         _HELD.add(fd)
         return self

@@ -9,7 +9,6 @@ writer writes.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import marshal
@@ -316,17 +315,9 @@ def damage(connection: sqlite3.Connection, check: bool = True) -> str | None:
 
 def writer_active(folder: Path) -> bool:
     """Whether a writer holds ``folder/writer.lock`` now (a shared lock on it cannot be had)."""
-    try:
-        fd = safefs.open_in_folder(folder / "writer.lock", os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-    return False
+    from projectgraph.store.lock import lock_held
+
+    return lock_held(folder / "writer.lock")
 
 
 def remove_database(path: str | os.PathLike[str]) -> None:

@@ -39,7 +39,7 @@ from projectgraph.config import load_config
 from projectgraph.discover import ALWAYS_SKIPPED_DIRS, extension_map, language_of
 from projectgraph.indexer import IndexOptions
 from projectgraph.languages import all_languages
-from projectgraph.store.lock import WriterBusyError, WriterLock
+from projectgraph.store.lock import WriterBusyError, WriterLock, lock_held, take_pid_lock
 from projectgraph.store.sqlite import open_project_store
 from projectgraph.sync.controls import is_control_name
 from projectgraph.sync.reconcile import SyncResult, reconcile
@@ -80,19 +80,10 @@ class WatchLock:
 
     def acquire(self) -> WatchLock:
         safefs.index_folder(self.path.parent.parent)
-        fd = safefs.open_in_folder(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip()
-            os.close(fd)
-            who = f" (pid {holder})" if holder else ""
-            raise WatcherBusyError(
-                f"another projectgraph watcher{who} watches {self.path.parent.parent}"
-            ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
-        self._fd = fd
+        project = self.path.parent.parent
+        self._fd = take_pid_lock(
+            self.path, lambda who: WatcherBusyError(f"another projectgraph watcher{who} watches {project}")
+        )
         return self
 
     def release(self) -> None:
@@ -107,19 +98,7 @@ class WatchLock:
 def watcher_running(folder: Path) -> bool:
     """Whether a watcher holds the project's watch lock now."""
     path = folder / LOCK_FILE
-    if not path.exists():
-        return False
-    try:
-        fd = safefs.open_in_folder(path, os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-    return False
+    return path.exists() and lock_held(path)
 
 
 def read_state(folder: Path) -> dict[str, Any] | None:
