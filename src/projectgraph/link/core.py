@@ -8,7 +8,7 @@ unresolved sites; ``finish`` sorts them, keeps one edge per (caller, callee, sit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
@@ -84,6 +84,19 @@ class DefInfo:
         self.qualname = self.definition.qualname
         self.is_class = kind in ("class", "interface", "abstract_class")
         self.is_callable = kind in ("function", "method", "constructor", "getter", "setter")
+
+
+def enclosing_key(defs: Mapping[str, DefInfo], path: str, scope: str) -> str:
+    """The key of the innermost definition of a file (``defs``: qualname -> definition) that holds
+    ``scope``, a dotted qualname; the file's own key (``path``) when none does: the caller of a
+    call, a reference or an import made there."""
+    current = scope
+    while current:
+        info = defs.get(current)
+        if info is not None:
+            return info.key
+        current = current.rpartition(".")[0]
+    return path
 
 
 class GraphBuilder:

@@ -64,7 +64,7 @@ from typing import NamedTuple
 from projectgraph import keys
 from projectgraph.fileindex import Assignment, Call, FileIndex, Import, Reference
 from projectgraph.graph import Site, Unresolved
-from projectgraph.link import gates
+from projectgraph.link import core, gates
 from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Value, module_node, node_for
 
 LANGUAGE = "java"
@@ -330,13 +330,7 @@ class JavaLinker:
         return True
 
     def _caller(self, jfile: _File, scope: str) -> str:
-        current = scope
-        while current:
-            info = jfile.defs.get(current)
-            if info is not None:
-                return info.key
-            current = current.rpartition(".")[0]
-        return jfile.path
+        return core.enclosing_key(jfile.defs, jfile.path, scope)
 
     # ---- types ---------------------------------------------------------------------------------
     def resolve_type(self, jfile: _File, scope: str, text: str) -> Value | None:

@@ -66,6 +66,7 @@ from projectgraph.link.core import (
     GraphBuilder,
     LinkContext,
     Value,
+    enclosing_key,
     module_node,
     node_for,
     subclasses_closure,
@@ -648,12 +649,7 @@ class JavaScriptLinker:
         return external_module_key(prefix.rstrip("/"))
 
     def _caller(self, jsfile: _File, scope: str) -> str:
-        current = scope
-        while current:
-            if current in jsfile.defs:
-                return jsfile.defs[current].key
-            current = current.rpartition(".")[0]
-        return jsfile.path
+        return enclosing_key(jsfile.defs, jsfile.path, scope)
 
     def _value_target(self, value: Value | None, language: str) -> str | None:
         if value is None:

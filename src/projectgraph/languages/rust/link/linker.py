@@ -70,7 +70,16 @@ from projectgraph import keys
 from projectgraph.fileindex import Assignment, Call, FileIndex, Import, Reference
 from projectgraph.graph import NO_SITE, Site, Unresolved
 from projectgraph.link import gates
-from projectgraph.link.core import DefInfo, GraphBuilder, LinkContext, Surface, Value, module_node, node_for
+from projectgraph.link.core import (
+    DefInfo,
+    GraphBuilder,
+    LinkContext,
+    Surface,
+    Value,
+    enclosing_key,
+    module_node,
+    node_for,
+)
 from projectgraph.manifests import Manifests, read_controls
 
 LANGUAGE = "rust"
@@ -613,13 +622,7 @@ class RustLinker:
             self._reference(rfile, ref)
 
     def _caller(self, rfile: _File, scope: str) -> str:
-        current = scope
-        while current:
-            info = rfile.defs.get(current)
-            if info is not None:
-                return info.key
-            current = current.rpartition(".")[0]
-        return rfile.path
+        return enclosing_key(rfile.defs, rfile.path, scope)
 
     def _ctx(self, rfile: _File, scope: str) -> _Ctx:
         current = scope
