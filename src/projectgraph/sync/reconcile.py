@@ -190,6 +190,13 @@ def reconcile(
     started = time.time()
     started_mono = time.monotonic()
     seconds: dict[str, float] = {}
+
+    def remembered(units: tuple[Unit, ...], controls: tuple[ControlFile, ...]) -> _Seen:
+        """What this sync found, for the next one (the bindings as they are when it is called)."""
+        assert options is not None  # (made one below, before the first call)
+        known = frozenset(s.path for s in found.files)
+        return _Seen(folder, options, config, wanted_deps, found, known, seen_stamps, units, controls)
+
     base = Path(root)
     config = load_config(base)
     options = options or IndexOptions()
@@ -263,17 +270,7 @@ def reconcile(
             base, store, options, wanted_deps, seen, found, stored, by_stamp, stamps, stamp_time
         )
         if quick is not None:
-            _SEEN[store] = _Seen(
-                folder,
-                options,
-                config,
-                wanted_deps,
-                found,
-                frozenset(s.path for s in found.files),
-                seen_stamps,
-                (),
-                quick[1],
-            )
+            _SEEN[store] = remembered((), quick[1])
             result = quick[0]
             result.seconds.update(discover=seconds["discover"], index=time.perf_counter() - mark)
             result.seconds["total"] = time.perf_counter() - clock
@@ -440,17 +437,7 @@ def reconcile(
         sql.set_metadata(connection, "deps", _deps_text(options.deps))
         sql.set_metadata(connection, "deps_binding", _binding(base, store.path))
     if indexed.error is None:
-        _SEEN[store] = _Seen(
-            folder,
-            options,
-            config,
-            wanted_deps,
-            found,
-            frozenset(s.path for s in found.files),
-            seen_stamps,
-            units_found,
-            controls,
-        )
+        _SEEN[store] = remembered(units_found, controls)
     seconds["total"] = time.perf_counter() - clock
     return SyncResult(
         added=added,
