@@ -23,7 +23,7 @@ from functools import cached_property
 from typing import Any
 
 from projectgraph import keys
-from projectgraph.fileindex import Assignment, Call, Definition, FileIndex, Import, Reference
+from projectgraph.fileindex import Assignment, Call, Definition, FileIndex, Import, Reference, filter_may_hold
 from projectgraph.gcpause import paused_gc
 from projectgraph.graph import Dynamic, Site, Unresolved
 from projectgraph.languages.python import frameworks
@@ -297,9 +297,38 @@ class PythonLinker:
                 path = self.modules.get(name, "")
                 if path and path != pyfile.path:
                     self.builder.edge(caller, path, "imports", "import", site)
+            if imp.name and imp.name != "*" and module in self.modules:
+                self._module_getattr(pyfile, caller, site, module, imp.name)
         elif module:
             key = keys.external(module, _LANGUAGE)
             self.builder.edge(caller, self.builder.external(key, _LANGUAGE), "imports", "import", site)
+
+    def _module_getattr(self, pyfile: _File, caller: str, site: Site, module: str, name: str) -> None:
+        """PEP 562: ``from m import x`` where m's namespace binds no ``x`` runs m's module-level
+        ``__getattr__("x")`` (IMPORT_FROM asks the module for the attribute), unless ``x`` is a
+        submodule the import system loads first. A submodule known only by its stub (``x.pyi``:
+        an extension module the index cannot see, maybe not built) may be missing: the call may
+        run, so the edge is made too. A name the module's text does not hold at all (its word
+        filter) is surely not bound there."""
+        path = self.modules[module]
+        target = self.files.get(path)
+        if target is None or target is pyfile:
+            return
+        getattr_info = target.defs.get("__getattr__")
+        if getattr_info is None or not getattr_info.is_callable:
+            return
+        binders = target.binders if target.binders is not None else self._binders(target)
+        if "" in binders.get(name, {}) or "" in target.star_steps:
+            return  # bound in the module (or maybe, by a star import): the attribute is read
+        submodule = self.modules.get(f"{module}.{name}", "")
+        if submodule:
+            if not submodule.endswith(".pyi"):
+                return
+        elif filter_may_hold(target.index.words, name):
+            # the records do not hold every binding (``x = 1``): a name the module's text holds
+            # may be bound there, so no edge is guessed (as before this rule)
+            return
+        self.builder.edge(caller, getattr_info.key, "calls", "module-getattr", site)
 
     # ---- classes --------------------------------------------------------------------------
     def _class_edges(self, pyfile: _File, info: DefInfo) -> None:
