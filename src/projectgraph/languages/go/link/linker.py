@@ -1076,9 +1076,13 @@ class GoLinker:
 
     def _held_types(self, gofile: _File, held: list[Assignment]) -> tuple[_Type, ...]:
         """The concrete types ``var x I = v`` puts in an interface (empty when one is not known)."""
+        return self._flowed_types(self._assigned(gofile, f._replace(value=f.value[6:])) for f in held)
+
+    def _flowed_types(self, values: Iterable[_Value]) -> tuple[_Type, ...]:
+        """The concrete types of values (read in order), or empty at the first that has none: an
+        interface value with no flow of its own, an external type, a container."""
         found: dict[_Type, None] = {}
-        for fact in held:
-            value = self._assigned(gofile, fact._replace(value=fact.value[6:]))
+        for value in values:
             if value.kind != "value" or value.type is None:
                 return ()
             if value.flow:
@@ -1229,19 +1233,7 @@ class GoLinker:
         gives them (a composite literal, a call of a function whose result is concrete, a value of
         a concrete type); empty when one does not."""
         values = self._returns(info, position)
-        if values is None:
-            return ()
-        found: dict[_Type, None] = {}
-        for value in values:
-            if value.kind != "value" or value.type is None:
-                return ()
-            if value.flow:
-                found.update(dict.fromkeys(value.flow))
-            elif value.type.kind == "fp" and self._interface_methods(value.type) is None:
-                found[value.type] = None
-            else:
-                return ()  # an interface value with no flow of its own, an external type, a container
-        return tuple(found)
+        return () if values is None else self._flowed_types(values)
 
     def _ext_result(self, function: _Value, position: int) -> _Value:
         """Result ``position`` of an external function or method, read from the definition in the
