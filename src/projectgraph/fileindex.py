@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
 
-VERSION = 14
+VERSION = 15
 """Bump when a rule that fills these records changes: every stored index then misses."""
 
 CALL_TEXT_MAX = 80

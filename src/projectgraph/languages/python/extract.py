@@ -69,6 +69,8 @@ _KINDS = (
     "read",
     "operator.binary",
     "subscript",
+    "interpolation",
+    "format.call",
 )
 
 
@@ -421,6 +423,7 @@ class _Extractor(_NodeReader):
             self._return(node, self.function_lines[self.entry(node.start_byte, node, 9)])
         self._implicit(groups)
         self._operators(groups["operator.binary"])
+        self._formats(groups["interpolation"], groups["format.call"], groups["operator.binary"])
         self._subscripts(groups["subscript"], groups["assign"])
         self._reads(groups["read"], groups["assign"])
         self.errors = len(groups["error"])
@@ -944,6 +947,83 @@ class _Extractor(_NodeReader):
                         )
                     )
 
+    def _formats(self, fields: list[_Captures], methods: list[_Captures], operators: list[_Captures]) -> None:
+        """Formatting, which runs a conversion method of each value it formats with no call
+        written: ``f"{x}"`` and ``"{}".format(x)`` run ``type(x).__format__`` (``__str__`` after
+        ``!s``, ``__repr__`` after ``!r`` or ``!a``), ``"%s" % x`` runs ``__str__`` (``%r``:
+        ``__repr__``): a call record of ``x.<method>`` (text ``<fmt> {x}``) for each value that is
+        a name chain; the linker follows object's defaults (``__format__`` to ``__str__`` to
+        ``__repr__``)."""
+        for captures in fields:
+            node = captures["interpolation"][0]
+            expression = node.named_children[0] if node.named_child_count else None
+            if expression is None:
+                continue
+            conversion = next((c for c in node.named_children if c.type == "type_conversion"), None)
+            flag = self._text(conversion)[1:] if conversion is not None else ""
+            self._format_record(node, self.chain(expression), _FORMAT_CONVERSIONS.get(flag, "__format__"))
+        for captures in methods:
+            if self._text(captures["method"][0]) != "format":
+                continue
+            template = self._string_value(captures["template"][0])
+            if template is None:
+                continue
+            positional: list[str | None] = []
+            named: dict[str, str | None] = {}
+            for argument in captures["args"][0].named_children:
+                if argument.type == "keyword_argument":
+                    name, given = argument.child_by_field_name("name"), argument.child_by_field_name("value")
+                    if name is not None and given is not None:
+                        named[self._text(name)] = self.chain(given)
+                elif argument.type in ("list_splat", "dictionary_splat"):
+                    break  # the fields after it are not read
+                else:
+                    positional.append(self.chain(argument))
+            auto = 0
+            node = captures["format.call"][0]
+            for field, flag in _FORMAT_FIELDS.findall(template.replace("{{", "").replace("}}", "")):
+                key = field.split(".", 1)[0].split("[", 1)[0]
+                if key.isdigit() or not key:
+                    index = int(key) if key else auto
+                    auto += not key
+                    value = positional[index] if index < len(positional) else None
+                else:
+                    value = named.get(key)
+                if field == key:  # {0.attr} and {0[k]} format another value
+                    self._format_record(node, value, _FORMAT_CONVERSIONS.get(flag, "__format__"))
+        for captures in operators:
+            node = captures["operator.binary"][0]
+            if self._text(captures["operator"][0]) != "%":
+                continue
+            template = self._string_value(captures["left"][0])
+            if template is None or self._text(captures["left"][0])[:1] in "bB":
+                continue  # bytes formatting converts with __bytes__ and the buffer protocol
+            specs = [spec for spec in _PRINTF_SPECS.findall(template) if spec != "%"]
+            right = captures["right"][0]
+            if right.type == "tuple":
+                values = [self.chain(item) for item in right.named_children]
+            elif right.type in ("dictionary", "parenthesized_expression"):
+                continue
+            elif len(specs) == 1 and "%(" not in template:
+                values = [self.chain(right)]
+            else:
+                continue  # a tuple or a mapping the text does not show
+            for value, spec in zip(values, specs, strict=False):
+                method = _PRINTF_CONVERSIONS.get(spec[-1])
+                if method is not None:
+                    self._format_record(node, value, method)
+
+    def _format_record(self, node: Node, value: str | None, method: str) -> None:
+        if value is None:
+            return
+        line, column = node.start_point
+        scope = self.scopes[self.entry(node.start_byte, node, 9)]
+        flag = {"__str__": "!s", "__repr__": "!r"}.get(method, "")
+        text = _short(f"<fmt> {{{value}{flag}}}")
+        self.calls.append(
+            _new(Call, (line + 1, column, scope, f"{value}.{method}", method, value, 0, text, False, False))
+        )
+
     def _subscripts(self, matches: list[_Captures], assigns: list[_Captures]) -> None:
         """``a[k]``: a call of ``a.__getitem__``, of ``a.__setitem__`` where it is an assignment's
         target (text ``<op> a[…]``), for a subscripted name chain."""
@@ -1228,6 +1308,12 @@ _OPERATORS = {
     "|": "or",
     "^": "xor",
 }
+# what a formatted value's conversion runs: ``{x!r}``, ``%r`` (``!a`` and ``%a`` call repr)
+_FORMAT_CONVERSIONS = {"s": "__str__", "r": "__repr__", "a": "__repr__"}
+_PRINTF_CONVERSIONS = {"s": "__str__", "r": "__repr__", "a": "__repr__"}
+# a replacement field of str.format (its name, its conversion) and a printf conversion specifier
+_FORMAT_FIELDS = re.compile(r"\{([^{}!:]*)(?:!([rsa]))?(?::[^{}]*)?\}")
+_PRINTF_SPECS = re.compile(r"%(?:\([^)]*\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa%])")
 _NOT_REFERENCES = frozenset(("self", "cls", "None", "True", "False"))
 
 

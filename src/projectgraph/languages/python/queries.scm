@@ -72,5 +72,9 @@
 (raise_statement . [(identifier) (attribute)] @raised) @raise
 (binary_operator left: (_) @left operator: _ @operator right: (_) @right) @operator.binary
 (subscript value: (_) @value) @subscript
+; Formatting runs a conversion method of each value formatted: `f"{x}"`, `"{}".format(x)`.
+(interpolation) @interpolation
+(call function: (attribute object: (string) @template attribute: (identifier) @method)
+  arguments: (argument_list) @args) @format.call
 ; An attribute read: what is not a call's callee nor an assignment's target (a property runs).
 (attribute) @read

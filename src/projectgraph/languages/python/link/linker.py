@@ -1385,6 +1385,11 @@ class PythonLinker:
             if value.kind == "ext" and value.key in _DUNDER_BUILTINS:
                 for method in _DUNDER_BUILTINS[value.key]:
                     self._dunder_builtin(pyfile, caller, site, method, call)
+            elif value.kind == "ext" and value.key == "builtins//print":
+                # print(a, b) runs str() of each value it is passed
+                for position, keyword, text in _call_arguments(call.text):
+                    if position >= 0 and not keyword and _NAME_CHAIN(text):
+                        self._format_value(pyfile, caller, site, call, text, "__str__")
             return
         if call.super_call:
             self._super_call(pyfile, caller, site, call)
@@ -1508,6 +1513,9 @@ class PythonLinker:
         value the linker does not know (a parameter, an unknown result) may be an instance of any
         class: the site stays, named by the method (``__iter__`` and ``__next__`` for a loop), so
         callers of a project's ``__iter__`` say uncertain there, never "no caller"."""
+        if call.text.startswith("<fmt> "):
+            self._format_call(pyfile, caller, site, call)
+            return
         if call.text.startswith("raise "):
             value = self._resolve_dotted(pyfile, call.scope, call.callee, call.line)
             if value is not None and value.kind == "def" and self.defs[value.key].is_class:
@@ -1526,6 +1534,59 @@ class PythonLinker:
             return
         if receiver.kind == "inst":
             self._protocol_call(pyfile, caller, site, receiver, call, "protocol")
+
+    def _format_call(self, pyfile: _File, caller: str, site: Site, call: Call) -> None:
+        """A value formatted (``f"{x}"``, ``"%s" % x``, ``"{}".format(x)``; extract.py's ``<fmt>``
+        records, named by the conversion): the method that runs on an instance of a project class
+        (``_conversion``: object's ``__format__`` calls ``__str__``, object's ``__str__`` calls
+        ``__repr__``). A value the linker does not know may be an instance of any class: the site
+        stays, named by each method the conversion may run that a project class defines (none
+        defines it: no project code runs, the site says nothing and is not made); a literal, a
+        function, a class or a library's value formats with no project method."""
+        self._format_value(pyfile, caller, site, call, call.receiver or "", call.name)
+
+    def _format_value(
+        self, pyfile: _File, caller: str, site: Site, call: Call, operand: str, method: str
+    ) -> None:
+        value = self._resolve_dotted(pyfile, call.scope, operand, call.line)
+        if value is None and "()" in operand:
+            # what a library's function returns (``f"{len(items)}"``) is no project instance
+            called = self._resolve_dotted(pyfile, call.scope, operand.partition("()")[0], call.line)
+            if called is not None and called.kind == "ext":
+                return
+        if value is None or value.kind == "param":
+            steps = _CONVERSION_STEPS[method]
+            # object's __str__ calling __repr__ is left out here: most classes define a __repr__,
+            # and every formatted unknown value would be a site of each
+            for name in steps[:-1] if len(steps) > 1 else steps:
+                if name in self._by_name:
+                    self._unresolved(caller, site, "unknown-receiver", name, call.text)
+            if value is not None:  # the instances the call sites pass
+                for passed in self._bound_values(value.key):
+                    if passed.kind == "inst":
+                        member = self._conversion(passed.key, method)
+                        if member is not None:
+                            self._call_value(caller, site, Value("def", member.key), "argument", call)
+            return
+        if value.kind == "inst":
+            member = self._conversion(value.key, method)
+            if member is not None:
+                self._call_value(caller, site, Value("def", member.key), "protocol", call)
+
+    def _conversion(self, cls: str, method: str) -> DefInfo | None:
+        """The project method a conversion runs on an instance of ``cls``: the class's own
+        ``__format__``, ``__str__`` or ``__repr__`` along the MRO, else object's, which calls the
+        next (``__format__`` calls ``__str__``, which calls ``__repr__``), while every base outside
+        the project is one that keeps object's (a library base, ``str`` or ``Exception``, has its
+        own, which the linker does not read)."""
+        steps = _CONVERSION_STEPS[method]
+        for step in steps:
+            member = self._class_member(cls, step)
+            if member is not None:
+                return member if member.is_callable else None
+            if any(base not in _OBJECT_BASES for base in self._external_bases(cls)):
+                return None
+        return None
 
     def _protocol_call(
         self, pyfile: _File, caller: str, site: Site, receiver: Value, call: Call, kind: str
@@ -1581,7 +1642,10 @@ class PythonLinker:
             return
         if value.kind != "inst":
             return
-        member = self._class_member(value.key, method)
+        if method in _CONVERSION_STEPS:  # str(x), repr(x), format(x, spec): object's defaults
+            member = self._conversion(value.key, method)
+        else:
+            member = self._class_member(value.key, method)
         if member is not None and member.is_callable:
             self._call_value(caller, site, Value("def", member.key), "protocol", call)
 
@@ -2371,7 +2435,7 @@ _PROPERTY_DECORATORS = frozenset(
     {"property", "cached_property", "functools.cached_property", "abc.abstractproperty"}
 )
 # the text of the call records of what a statement calls with no call written (extract.py)
-_IMPLICIT = ("with ", "for ", "raise ", "<op> ")
+_IMPLICIT = ("with ", "for ", "raise ", "<op> ", "<fmt> ")
 _CASTS = frozenset(("typing//cast", "typing_extensions//cast"))
 _PARTIALS = frozenset(("functools//partial",))
 # calls whose text holds no argument list of their own (decorators, implicit calls)
@@ -2393,6 +2457,16 @@ _DUNDER_FUNCTIONS = {
 # printf-style formatting in a str subclass (``super().__mod__(value)``) formats with a format the
 # linker does not read (self), so each conversion may run (%s, %r, %d/%i, %f, %(key)s)
 _SUPER_DUNDERS = {f"builtins//{kind}//__mod__": _PRINTF for kind in ("str", "bytes")}
+# the methods a conversion may run: object's __format__ calls str(), object's __str__ calls repr()
+_CONVERSION_STEPS = {
+    "__format__": ("__format__", "__str__", "__repr__"),
+    "__str__": ("__str__", "__repr__"),
+    "__repr__": ("__repr__",),
+}
+# bases outside the project that keep object's conversion methods
+_OBJECT_BASES = frozenset(
+    ("builtins//object", "abc//ABC", "typing//Generic", "typing//Protocol", "typing_extensions//Protocol")
+)
 # the method a loop calls after the one its record names
 _PROTOCOL_STEPS = {"__iter__": "__next__", "__aiter__": "__anext__"}
 _REFLECTED = frozenset(
