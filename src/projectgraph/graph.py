@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from projectgraph import fileindex
 from projectgraph.gcpause import paused_gc
 
-VERSION = 22
+VERSION = 23
 """projectgraph.VERSION: the link rules. Graph.stats["version"] carries it."""
 
 # the kinds of the edges framework resolvers make (languages/<lang>/frameworks): a call the

@@ -303,6 +303,17 @@ class PythonLinker:
             key = keys.external(module, _LANGUAGE)
             self.builder.edge(caller, self.builder.external(key, _LANGUAGE), "imports", "import", site)
 
+    @cached_property
+    def _getattr_modules(self) -> frozenset[str]:
+        """The project's modules that define a module-level ``__getattr__`` (PEP 562)."""
+        found = set()
+        for module, path in self.modules.items():
+            target = self.files.get(path)
+            info = target.defs.get("__getattr__") if target is not None else None
+            if info is not None and info.is_callable:
+                found.add(module)
+        return frozenset(found)
+
     def _module_getattr(self, pyfile: _File, caller: str, site: Site, module: str, name: str) -> None:
         """PEP 562: ``from m import x`` where m's namespace binds no ``x`` runs m's module-level
         ``__getattr__("x")`` (IMPORT_FROM asks the module for the attribute), unless ``x`` is a
@@ -1415,6 +1426,8 @@ class PythonLinker:
             if receiver.kind == "def" and self.defs[receiver.key].is_class:
                 self._unresolved(caller, site, "no-definition", call.name, call.text)
             else:
+                if receiver.kind == "module":  # m.x() reads m.x first: PEP 562's __getattr__
+                    self._module_getattr(pyfile, caller, site, receiver.key, call.name)
                 self._unknown_receiver(caller, site, call)
             return
         kind = "member" if receiver.kind == "def" else "direct"
@@ -1554,6 +1567,7 @@ class PythonLinker:
             called = self._resolve_dotted(pyfile, call.scope, operand.partition("()")[0], call.line)
             if called is not None and called.kind == "ext":
                 return
+        value = self._operand(caller, site, call, value, method)
         if value is None or value.kind == "param":
             steps = _CONVERSION_STEPS[method]
             # object's __str__ calling __repr__ is left out here: most classes define a __repr__,
@@ -1572,6 +1586,30 @@ class PythonLinker:
             member = self._conversion(value.key, method)
             if member is not None:
                 self._call_value(caller, site, Value("def", member.key), "protocol", call)
+
+    def _operand(self, caller: str, site: Site, call: Call, value: Value | None, method: str) -> Value | None:
+        """The value a builtin or a format works on, for a name bound to a definition: the one
+        instance its decorators make (``@click.command() def cli``: ``repr(cli)`` runs the
+        Command's ``__repr__``); for a property (``str(t.module)``), the instances its getter
+        returns, each method of theirs an edge here, and None after them: the records do not hold
+        every return, so the site stays."""
+        if value is None or value.kind != "def":
+            return value
+        made = self._made_instance(value)
+        if made is not None:
+            return made
+        info = self.defs[value.key]
+        if not info.is_callable or not _is_property(info.definition):
+            return value
+        for returned in self._returned(value):
+            if returned.kind == "inst":
+                if method in _CONVERSION_STEPS:
+                    member = self._conversion(returned.key, method)
+                else:
+                    member = self._class_member(returned.key, method)
+                if member is not None and member.is_callable:
+                    self._call_value(caller, site, Value("def", member.key), "protocol", call)
+        return None
 
     def _conversion(self, cls: str, method: str) -> DefInfo | None:
         """The project method a conversion runs on an instance of ``cls``: the class's own
@@ -1631,6 +1669,7 @@ class PythonLinker:
             return  # a literal, a generator expression, or nothing passed
         else:
             value = self._resolve_dotted(pyfile, call.scope, argument, call.line)
+        value = self._operand(caller, site, call, value, method)
         if value is None or value.kind == "param":
             self._unresolved(caller, site, "unknown-receiver", method, call.text)
             if value is not None:  # the instances the call sites pass
@@ -1664,8 +1703,21 @@ class PythonLinker:
         override a plain attribute of the class). A receiver the linker does not know may be an
         instance of any class with such a property: the read is an unresolved site named by it,
         with ``name`` edges to those properties when they are few (as an unknown method call)."""
+        answering = self._getattr_modules
         for read in pyfile.index.reads:
             receiver_text, _, name = read.name.rpartition(".")
+            if answering and receiver_text and receiver_text.partition(".")[0] not in ("self", "cls"):
+                # ``m.x`` where module m binds no x: m's module-level __getattr__ answers (PEP 562)
+                module = self._resolve_dotted(pyfile, read.scope, receiver_text, read.line)
+                if (
+                    module is not None
+                    and module.kind == "module"
+                    and module.key in answering
+                    and self._attribute(module, name) is None
+                ):
+                    caller = self._caller(pyfile, read.scope)
+                    site = Site(pyfile.path, read.line, read.column)
+                    self._module_getattr(pyfile, caller, site, module.key, name)
             if not self._property_name(name):
                 continue
             receiver = self._resolve_dotted(pyfile, read.scope, receiver_text, read.line)
