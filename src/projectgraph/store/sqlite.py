@@ -1110,22 +1110,45 @@ def write_graph(
             written["graph"] = _rewrite_all(connection, groups, digests)
             written["whole"] = 1
         written["files"] = _write_files(connection, graph.files, stamps)
-        connection.execute("DELETE FROM truncations")
-        connection.executemany(
-            "INSERT INTO truncations(what, detail) VALUES (?,?)",
-            [(t.what, t.detail) for t in graph.truncations],
+        _finish_write(
+            connection,
+            graph.truncations,
+            controls,
+            stamped_at,
+            run,
+            graph.versions(),
+            graph.stats,
+            link_state,
         )
-        _write_state(connection, controls, stamped_at)
-        _write_run(connection, run, graph.versions(), graph.stats)
-        _set_link_token(connection, "")
-        if link_state is not None:
-            link_state(connection)
-        _write_clean(connection)
-        _commit(connection)
     except BaseException:
         _rollback(connection)
         raise
     return written
+
+
+def _finish_write(
+    connection: sqlite3.Connection,
+    truncations: Iterable[Truncation],
+    controls: Iterable[tuple[str, str, int, int]] | None,
+    stamped_at: int | None,
+    run: dict[str, Any],
+    versions: dict[str, int],
+    stats: dict[str, Any],
+    link_state: Callable[[sqlite3.Connection], None] | None,
+) -> None:
+    """What a graph write does after its rows and file rows: the truncations, the sync state, the run,
+    the incremental link's state (none: the stored one is no longer valid), the clean mark, the commit."""
+    connection.execute("DELETE FROM truncations")
+    connection.executemany(
+        "INSERT INTO truncations(what, detail) VALUES (?,?)", [(t.what, t.detail) for t in truncations]
+    )
+    _write_state(connection, controls, stamped_at)
+    _write_run(connection, run, versions, stats)
+    _set_link_token(connection, "")
+    if link_state is not None:
+        link_state(connection)
+    _write_clean(connection)
+    _commit(connection)
 
 
 def _write_clean(connection: sqlite3.Connection) -> None:
@@ -1194,14 +1217,8 @@ def write_groups(
         except (_NoRoom, sqlite3.IntegrityError, KeyError) as error:
             raise GroupsDoNotFit(str(error)) from error
         written["files"] = _write_files(connection, files, stamps)
-        connection.execute("DELETE FROM truncations")
-        _write_state(connection, controls, stamped_at)
-        _write_run(connection, run, {"fileindex": FILEINDEX_VERSION, "projectgraph": GRAPH_VERSION}, stats)
-        _set_link_token(connection, "")
-        if link_state is not None:
-            link_state(connection)
-        _write_clean(connection)
-        _commit(connection)
+        versions = {"fileindex": FILEINDEX_VERSION, "projectgraph": GRAPH_VERSION}
+        _finish_write(connection, (), controls, stamped_at, run, versions, stats, link_state)
     except BaseException:
         _rollback(connection)
         raise
@@ -1271,18 +1288,29 @@ def read_link_globals(connection: sqlite3.Connection) -> bytes | None:
     return bytes(found[0]) if found is not None else None
 
 
-def _readers_of(connection: sqlite3.Connection, keys: Iterable[int]) -> dict[int, array[int]]:
-    wanted = sorted(set(keys))
-    found: dict[int, array[int]] = {}
+def _rows_in(
+    connection: sqlite3.Connection,
+    select: str,
+    column: str,
+    values: Iterable[Any],
+    also: str = "",
+    also_params: Sequence[Any] = (),
+) -> Iterator[Any]:
+    """The rows of ``select WHERE column IN (values) also``, one statement per 500 of the sorted distinct
+    values (a statement's parameters stay well under SQLite's limit); ``also_params`` follow each chunk."""
+    wanted = sorted(set(values))
     for start in range(0, len(wanted), 500):
         chunk = wanted[start : start + 500]
         marks = ",".join("?" * len(chunk))
-        for key, blob in connection.execute(
-            f"SELECT key, units FROM link_reads WHERE key IN ({marks})", chunk
-        ):
-            units = array("i")
-            units.frombytes(blob)
-            found[key] = units
+        yield from connection.execute(f"{select} WHERE {column} IN ({marks}){also}", [*chunk, *also_params])
+
+
+def _readers_of(connection: sqlite3.Connection, keys: Iterable[int]) -> dict[int, array[int]]:
+    found: dict[int, array[int]] = {}
+    for key, blob in _rows_in(connection, "SELECT key, units FROM link_reads", "key", keys):
+        units = array("i")
+        units.frombytes(blob)
+        found[key] = units
     return found
 
 
@@ -1304,30 +1332,20 @@ def read_link_blobs(connection: sqlite3.Connection, names: Sequence[str]) -> lis
 
 def read_link_roots(connection: sqlite3.Connection, paths: Iterable[str]) -> dict[str, Any]:
     """The roots each of some files gives (as stored: rows of plain tuples), by path."""
-    wanted = sorted(set(paths))
-    found: dict[str, Any] = {}
-    for start in range(0, len(wanted), 500):
-        chunk = [f"r{p}" for p in wanted[start : start + 500]]
-        marks = ",".join("?" * len(chunk))
-        for name, blob in connection.execute(
-            f"SELECT name, data FROM link_blobs WHERE name IN ({marks})", chunk
-        ):
-            found[name[1:]] = marshal.loads(blob)
-    return found
+    names = (f"r{path}" for path in paths)
+    return {
+        name[1:]: marshal.loads(blob)
+        for name, blob in _rows_in(connection, "SELECT name, data FROM link_blobs", "name", names)
+    }
 
 
 def read_link_units(connection: sqlite3.Connection, units: Iterable[int]) -> dict[int, bytes]:
     """The stored outputs of some units, by id."""
-    wanted = sorted(set(units))
-    found: dict[int, bytes] = {}
-    for start in range(0, len(wanted), 500):
-        chunk = [f"u{u}" for u in wanted[start : start + 500]]
-        marks = ",".join("?" * len(chunk))
-        for name, blob in connection.execute(
-            f"SELECT name, data FROM link_blobs WHERE name IN ({marks})", chunk
-        ):
-            found[int(name[1:])] = bytes(blob)
-    return found
+    names = (f"u{unit}" for unit in units)
+    return {
+        int(name[1:]): bytes(blob)
+        for name, blob in _rows_in(connection, "SELECT name, data FROM link_blobs", "name", names)
+    }
 
 
 def write_stamps(
@@ -1518,25 +1536,11 @@ def nodes_where(
 
 def nodes_by_keys(connection: sqlite3.Connection, keys: Iterable[str]) -> dict[str, tuple[Any, ...]]:
     """Node rows by key, in one statement per 500 keys (a search's 30 hits were 30 statements)."""
-    wanted = sorted(set(keys))
-    found: dict[str, tuple[Any, ...]] = {}
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        for row in connection.execute(f"SELECT {NODE_COLUMNS} FROM nodes WHERE key IN ({marks})", chunk):
-            found[row[1]] = row
-    return found
+    return {row[1]: row for row in _rows_in(connection, f"SELECT {NODE_COLUMNS} FROM nodes", "key", keys)}
 
 
 def nodes_by_ids(connection: sqlite3.Connection, ids: Iterable[int]) -> dict[int, tuple[Any, ...]]:
-    wanted = sorted(set(ids))
-    found: dict[int, tuple[Any, ...]] = {}
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        for row in connection.execute(f"SELECT {NODE_COLUMNS} FROM nodes WHERE id IN ({marks})", chunk):
-            found[row[0]] = row
-    return found
+    return {row[0]: row for row in _rows_in(connection, f"SELECT {NODE_COLUMNS} FROM nodes", "id", ids)}
 
 
 def edges_touching(
@@ -1548,22 +1552,10 @@ def edges_touching(
     """Edges into (``in``) or out of (``out``) the nodes: (caller, callee, relation, kind,
     confidence, path, line, col, via)."""
     column = "callee" if direction == "in" else "caller"
-    wanted = sorted(set(ids))
-    rels = sorted(relations) if relations is not None else None
-    rows: list[tuple[Any, ...]] = []
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        sql = (
-            "SELECT caller, callee, relation, kind, confidence, path, line, col, via FROM edges "
-            f"WHERE {column} IN ({marks})"
-        )
-        params: list[Any] = list(chunk)
-        if rels is not None:
-            sql += f" AND relation IN ({','.join('?' * len(rels))})"
-            params += rels
-        rows.extend(connection.execute(sql, params).fetchall())
-    return rows
+    rels = sorted(relations) if relations is not None else []
+    also = f" AND relation IN ({','.join('?' * len(rels))})" if relations is not None else ""
+    select = "SELECT caller, callee, relation, kind, confidence, path, line, col, via FROM edges"
+    return list(_rows_in(connection, select, column, ids, also, rels))
 
 
 def edges_by_relation(connection: sqlite3.Connection, relations: Iterable[str]) -> list[tuple[int, int]]:
@@ -1582,38 +1574,45 @@ def _of_files(column: str, paths: Iterable[str] | None) -> tuple[str, list[str]]
     return f" WHERE {column} IN (SELECT id FROM nodes WHERE path IN ({','.join('?' * len(wanted))}))", wanted
 
 
+def _rows_of_files(
+    connection: sqlite3.Connection, select: str, column: str, paths: Iterable[str] | None, order: str
+) -> list[Any]:
+    """The rows of ``select`` whose node (``column``) is in one of the files ``paths`` (all when
+    None), in ``order``."""
+    where, params = _of_files(column, paths)
+    return connection.execute(f"{select}{where} {order}", params).fetchall()
+
+
 def unresolved_rows(
     connection: sqlite3.Connection, paths: Iterable[str] | None = None
 ) -> list[tuple[Any, ...]]:
     """Every unresolved site (or those of the nodes of the files ``paths``): (caller, path, line,
     col, reason, name, text, prefix, covered)."""
-    where, params = _of_files("caller", paths)
-    return connection.execute(
-        f"SELECT caller, path, line, col, reason, name, text, prefix, covered FROM unresolved{where} "
+    return _rows_of_files(
+        connection,
+        "SELECT caller, path, line, col, reason, name, text, prefix, covered FROM unresolved",
+        "caller",
+        paths,
         "ORDER BY path, line, col, caller, reason, name, text, prefix, covered",
-        params,
-    ).fetchall()
+    )
 
 
 def dynamic_rows(connection: sqlite3.Connection, paths: Iterable[str] | None = None) -> list[tuple[Any, ...]]:
     """Every dynamic flag (or those of the nodes of the files ``paths``): (caller, path, line, col,
     kind, prefix)."""
-    where, params = _of_files("caller", paths)
-    return connection.execute(
-        f"SELECT caller, path, line, col, kind, prefix FROM dynamic{where} "
-        "ORDER BY path, line, col, caller, kind, prefix",
-        params,
-    ).fetchall()
+    select = "SELECT caller, path, line, col, kind, prefix FROM dynamic"
+    return _rows_of_files(
+        connection, select, "caller", paths, "ORDER BY path, line, col, caller, kind, prefix"
+    )
 
 
 def root_rows(
     connection: sqlite3.Connection, paths: Iterable[str] | None = None
 ) -> list[tuple[int, str, str]]:
     """The roots (or those of the nodes of the files ``paths``): (node, kind, rule)."""
-    where, params = _of_files("node", paths)
-    return connection.execute(
-        f"SELECT node, kind, rule FROM roots{where} ORDER BY node, kind, rule", params
-    ).fetchall()
+    return _rows_of_files(
+        connection, "SELECT node, kind, rule FROM roots", "node", paths, "ORDER BY node, kind, rule"
+    )
 
 
 def _walked(relations: Iterable[str]) -> tuple[str, list[str]]:
@@ -1638,15 +1637,8 @@ def walked_callers(
 ) -> list[tuple[int, int]]:
     """(caller, callee) of the edges into the nodes ``ids`` that reach walks (``walked_pairs``)."""
     walked, rels = _walked(relations)
-    wanted = sorted(set(ids))
-    pairs: list[tuple[int, int]] = []
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        pairs += connection.execute(
-            f"SELECT caller, callee FROM edges WHERE callee IN ({','.join('?' * len(chunk))}) AND {walked}",
-            [*chunk, *rels],
-        ).fetchall()
-    return pairs
+    select = "SELECT caller, callee FROM edges"
+    return list(_rows_in(connection, select, "callee", ids, f" AND {walked}", rels))
 
 
 def node_files(connection: sqlite3.Connection, paths: Iterable[str] | None = None) -> list[tuple[int, str]]:
