@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from tree_sitter import Node
+
     from projectgraph.fileindex import FileIndex
 
 Extract = Callable[[Any, bytes, str, str], "FileIndex"]
@@ -283,6 +285,21 @@ def folder_query(module_file: str, grammar: str, kinds: tuple[str, ...]) -> tupl
     """The ``queries.scm`` beside ``module_file`` compiled for ``grammar``, with each pattern's kind
     (its one capture named in ``kinds``), once per process."""
     return kind_query(grammar, folder_text(module_file), frozenset(kinds).__contains__, grammar)
+
+
+def folder_matches(
+    module_file: str, grammar: str, kinds: tuple[str, ...], root: Node
+) -> dict[str, list[dict[str, list[Node]]]]:
+    """The matches (captures by name) of the ``folder_query`` in the tree ``root``, grouped by their
+    pattern's kind: every one of ``kinds`` is a key, and each list is in match order."""
+    from tree_sitter import QueryCursor
+
+    query, pattern_kinds = folder_query(module_file, grammar, kinds)
+    groups: dict[str, list[dict[str, list[Node]]]] = {kind: [] for kind in kinds}
+    add = [groups[kind].append for kind in pattern_kinds]
+    for index, captures in QueryCursor(query).matches(root):
+        add[index](captures)
+    return groups
 
 
 def kind_query(

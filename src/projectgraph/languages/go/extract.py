@@ -89,7 +89,7 @@ import re
 from bisect import bisect_left, bisect_right
 from typing import Any
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node
 
 from projectgraph.fileindex import (
     CALL_TEXT_MAX,
@@ -102,7 +102,7 @@ from projectgraph.fileindex import (
     Param,
     Reference,
 )
-from projectgraph.languages.base import folder_query, parser, short_text
+from projectgraph.languages.base import folder_matches, parser, short_text
 from projectgraph.languages.go import NO_BODY, constraints
 
 _KINDS = (
@@ -136,12 +136,6 @@ _new = tuple.__new__
 def extract(tree: Any, source: bytes, path: str, file_hash: str) -> FileIndex:
     """Build the FileIndex of one parsed Go file."""
     return _Extractor(source).run(tree.root_node, path, file_hash)
-
-
-def _query() -> tuple[Query, tuple[str, ...]]:
-    """The compiled query and the kind of each of its patterns (the capture named after a kind)."""
-    query: tuple[Query, tuple[str, ...]] = folder_query(__file__, "go", _KINDS)
-    return query
 
 
 # ---- types and chains, read from the tree -------------------------------------------------------
@@ -316,11 +310,7 @@ class _Extractor:
         return short_text(self.source[node.start_byte : node.end_byte], CALL_TEXT_MAX)
 
     def run(self, root: Node, path: str, file_hash: str) -> FileIndex:
-        query, kinds = _query()
-        groups: dict[str, list[_Captures]] = {kind: [] for kind in _KINDS}
-        add = [groups[kind].append for kind in kinds]
-        for index, captures in QueryCursor(query).matches(root):
-            add[index](captures)
+        groups = folder_matches(__file__, "go", _KINDS, root)
         for captures in groups["package"]:
             if not self.package:
                 self.package = _text(captures["name"][0])

@@ -45,7 +45,7 @@ import re
 from bisect import bisect_right
 from typing import Any
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node
 
 from projectgraph.fileindex import (
     CALL_TEXT_MAX,
@@ -57,7 +57,7 @@ from projectgraph.fileindex import (
     Param,
     Reference,
 )
-from projectgraph.languages.base import folder_query, short_text
+from projectgraph.languages.base import folder_matches, short_text
 
 _KINDS = (
     "def.class",
@@ -101,12 +101,6 @@ _SIGNATURE_MAX = 200
 def extract(tree: Any, source: bytes, path: str, file_hash: str) -> FileIndex:
     """Build the FileIndex of one parsed Java file."""
     return _Extractor(source).run(tree.root_node, path, file_hash)
-
-
-def _query() -> tuple[Query, tuple[str, ...]]:
-    """The compiled query and the kind of each of its patterns (the capture named after a kind)."""
-    query: tuple[Query, tuple[str, ...]] = folder_query(__file__, "java", _KINDS)
-    return query
 
 
 def _join(prefix: str, name: str) -> str:
@@ -167,11 +161,7 @@ class _Extractor:
 
     # main loop -------------------------------------------------------------------------------
     def run(self, root: Node, path: str, file_hash: str) -> FileIndex:
-        query, kinds = _query()
-        groups: dict[str, list[_Captures]] = {kind: [] for kind in _KINDS}
-        add = [groups[kind].append for kind in kinds]
-        for index, captures in QueryCursor(query).matches(root):
-            add[index](captures)
+        groups = folder_matches(__file__, "java", _KINDS, root)
         self._members(groups)
         handlers = (
             ("call", self._call),

@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node
 
 from projectgraph.fileindex import (
     CALL_TEXT_MAX,
@@ -37,7 +37,7 @@ from projectgraph.fileindex import (
     Reference,
     word_filter,
 )
-from projectgraph.languages.base import folder_query, short_text
+from projectgraph.languages.base import folder_matches, short_text
 
 _DYNAMIC_CALLS = {"eval": "eval", "exec": "exec", "__import__": "__import__"}
 
@@ -72,12 +72,6 @@ _KINDS = (
     "interpolation",
     "format.call",
 )
-
-
-def _query() -> tuple[Query, tuple[str, ...]]:
-    """The compiled query and the kind of each of its patterns (the capture named after a kind)."""
-    query: tuple[Query, tuple[str, ...]] = folder_query(__file__, "python", _KINDS)
-    return query
 
 
 # The fast readers accept ASCII name chains; anything else goes to the node readers, which are exact.
@@ -374,13 +368,9 @@ class _Extractor(_NodeReader):
 
     # main loop -------------------------------------------------------------------------------
     def run(self, root: Node, path: str, file_hash: str) -> FileIndex:
-        query, kinds = _query()
         if root.has_error:
             self.strict, self.fast, self.read = True, False, _STRICT
-        groups: dict[str, list[_Captures]] = {kind: [] for kind in _KINDS}
-        add = [groups[kind].append for kind in kinds]
-        for index, captures in QueryCursor(query).matches(root):
-            add[index](captures)
+        groups = folder_matches(__file__, "python", _KINDS, root)
         self.decorated = {c["decorated"][0].start_byte for c in groups["decorated"]}
         self._definitions(groups)
         self._calls(groups["call"])

@@ -53,7 +53,7 @@ import re
 from bisect import bisect_right
 from typing import Any
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node
 
 from projectgraph.fileindex import (
     CALL_TEXT_MAX,
@@ -66,7 +66,7 @@ from projectgraph.fileindex import (
     Param,
     Reference,
 )
-from projectgraph.languages.base import folder_query, parser, short_text
+from projectgraph.languages.base import folder_matches, parser, short_text
 
 _KINDS = (
     "def.function",
@@ -130,12 +130,6 @@ _SIGNATURE_MAX = 200
 def extract(tree: Any, source: bytes, path: str, file_hash: str) -> FileIndex:
     """Build the FileIndex of one parsed Rust file."""
     return _Extractor(source).run(tree.root_node, path, file_hash)
-
-
-def _query() -> tuple[Query, tuple[str, ...]]:
-    """The compiled query and the kind of each of its patterns (the capture named after a kind)."""
-    query: tuple[Query, tuple[str, ...]] = folder_query(__file__, "rust", _KINDS)
-    return query
 
 
 def _join(prefix: str, name: str) -> str:
@@ -246,11 +240,7 @@ class _Extractor:
 
     def collect(self, root: Node) -> int:
         """Fill the record lists from the tree; the number of syntax errors."""
-        query, kinds = _query()
-        groups: dict[str, list[_Captures]] = {kind: [] for kind in _KINDS}
-        add = [groups[kind].append for kind in kinds]
-        for index, captures in QueryCursor(query).matches(root):
-            add[index](captures)
+        groups = folder_matches(__file__, "rust", _KINDS, root)
         self._items(groups)
         for captures in groups["call"]:
             node = captures["call"][0]
