@@ -521,10 +521,14 @@ class _Extractor(_NodeReader):
             return ""  # the body does not open with a string
         return self._first_doc_line(body)
 
-    def _function(self, node: Node, captures: _Captures, top: int) -> str:
+    def _names(self, node: Node, captures: _Captures, top: int) -> tuple[str, str]:
+        """The name a function or class definition binds and its qualified name."""
         name_node = self._field(node, captures, "name")
         name = self._text(name_node) if name_node is not None else ""
-        qualname = self._qualify(name, top)
+        return name, self._qualify(name, top)
+
+    def _function(self, node: Node, captures: _Captures, top: int) -> str:
+        name, qualname = self._names(node, captures, top)
         parameters = self._field(node, captures, "parameters")
         params = self._params(parameters) if parameters is not None else ()
         return_type = self._type_name(self._field(node, captures, "return_type"))
@@ -584,9 +588,7 @@ class _Extractor(_NodeReader):
         return tuple(params)
 
     def _class(self, node: Node, captures: _Captures, top: int) -> str:
-        name_node = self._field(node, captures, "name")
-        name = self._text(name_node) if name_node is not None else ""
-        qualname = self._qualify(name, top)
+        name, qualname = self._names(node, captures, top)
         supers = self._field(node, captures, "superclasses")
         bases = self._bases(supers) if supers is not None else ()
         body = self._field(node, captures, "body")
@@ -849,23 +851,7 @@ class _Extractor(_NodeReader):
                             _new(Assignment, (line + 1, scope, bound, f"call:{receiver}.{called[0]}"))
                         )
                 for name in called:
-                    self.calls.append(
-                        _new(
-                            Call,
-                            (
-                                line + 1,
-                                column,
-                                scope,
-                                f"{receiver}.{name}",
-                                name,
-                                receiver,
-                                0,
-                                text,
-                                False,
-                                False,
-                            ),
-                        )
-                    )
+                    self._unwritten_call(line, column, scope, receiver, name, text)
         for captures in groups["raise"]:
             raised = captures["raised"][0]
             callee = self.chain(raised)
@@ -878,6 +864,15 @@ class _Extractor(_NodeReader):
             self.calls.append(
                 _new(Call, (line + 1, column, scope, callee, name, receiver or None, 0, text, False, False))
             )
+
+    def _unwritten_call(
+        self, line: int, column: int, scope: str, receiver: str, name: str, text: str
+    ) -> None:
+        """A call of ``receiver.name`` that code runs with none written (a ``with`` or ``for``
+        protocol, an operator, formatting, a subscript): no arguments, at the 0-based ``line``."""
+        self.calls.append(
+            _new(Call, (line + 1, column, scope, f"{receiver}.{name}", name, receiver, 0, text, False, False))
+        )
 
     def _loop_over(self, left: Node, items: Node, iterated: str | None = None) -> None:
         """``for fn in (a, b):``: fn is bound to each item, an assignment ``each:a,b`` (when every
@@ -919,23 +914,7 @@ class _Extractor(_NodeReader):
             text = _short(f"<op> {left or '…'} {symbol} {right or '…'}")
             for receiver, name in ((left, f"__{method}__"), (right, f"__r{method}__")):
                 if receiver is not None:
-                    self.calls.append(
-                        _new(
-                            Call,
-                            (
-                                line + 1,
-                                column,
-                                scope,
-                                f"{receiver}.{name}",
-                                name,
-                                receiver,
-                                0,
-                                text,
-                                False,
-                                False,
-                            ),
-                        )
-                    )
+                    self._unwritten_call(line, column, scope, receiver, name, text)
 
     def _formats(self, fields: list[_Captures], methods: list[_Captures], operators: list[_Captures]) -> None:
         """Formatting, which runs a conversion method of each value it formats with no call
@@ -1009,10 +988,7 @@ class _Extractor(_NodeReader):
         line, column = node.start_point
         scope = self.scopes[self.entry(node.start_byte, node, 9)]
         flag = {"__str__": "!s", "__repr__": "!r"}.get(method, "")
-        text = _short(f"<fmt> {{{value}{flag}}}")
-        self.calls.append(
-            _new(Call, (line + 1, column, scope, f"{value}.{method}", method, value, 0, text, False, False))
-        )
+        self._unwritten_call(line, column, scope, value, method, _short(f"<fmt> {{{value}{flag}}}"))
 
     def _subscripts(self, matches: list[_Captures], assigns: list[_Captures]) -> None:
         """``a[k]``: a call of ``a.__getitem__``, of ``a.__setitem__`` where it is an assignment's
@@ -1026,13 +1002,7 @@ class _Extractor(_NodeReader):
             name = "__setitem__" if node.start_byte in stores else "__getitem__"
             line, column = node.start_point
             scope = self.scopes[self.entry(node.start_byte, node, 9)]
-            text = _short(f"<op> {receiver}[…]")
-            self.calls.append(
-                _new(
-                    Call,
-                    (line + 1, column, scope, f"{receiver}.{name}", name, receiver, 0, text, False, False),
-                )
-            )
+            self._unwritten_call(line, column, scope, receiver, name, _short(f"<op> {receiver}[…]"))
 
     def _reads(self, matches: list[_Captures], assigns: list[_Captures]) -> None:
         """Attribute reads: every attribute that is no call's callee and no assignment's target."""
