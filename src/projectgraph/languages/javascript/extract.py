@@ -114,7 +114,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from functools import cache
 from operator import itemgetter
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeGuard, TypeVar
 
 from tree_sitter import Node, Query, QueryCursor
 
@@ -1580,18 +1580,10 @@ class _Extractor:
                         continue
             break
         member = None
-        if (
-            parent is not None
-            and parent.type == "member_expression"
-            and parent.child_by_field_name("object") == target
-        ):
+        if _holds(parent, "member_expression", "object", target):
             member = text(parent.child_by_field_name("property"))
             target, parent = parent, parent.parent
-        if (
-            parent is not None
-            and parent.type == "variable_declarator"
-            and parent.child_by_field_name("value") == target
-        ):
+        if _holds(parent, "variable_declarator", "value", target):
             bound = parent.child_by_field_name("name")
             if bound is not None and bound.type == "identifier":
                 self.imports.append(Import(line, module, member, text(bound), kind=kind, scope=scope))
@@ -1611,11 +1603,7 @@ class _Extractor:
                         if key:
                             self.imports.append(Import(line, module, key, alias, kind=kind, scope=scope))
                 return
-        if (
-            parent is not None
-            and parent.type == "assignment_expression"
-            and parent.child_by_field_name("right") == target
-        ):
+        if _holds(parent, "assignment_expression", "right", target):
             left = parent.child_by_field_name("left")
             if left is not None and left.type == "identifier":
                 self.imports.append(Import(line, module, member, text(left), kind=kind, scope=scope))
@@ -1868,6 +1856,11 @@ class _Extractor:
                 return False
             parent = parent.parent
         return True
+
+
+def _holds(parent: Node | None, kind: str, field: str, child: Node) -> TypeGuard[Node]:
+    """Whether ``parent`` is a ``kind`` node whose ``field`` is ``child``."""
+    return parent is not None and parent.type == kind and parent.child_by_field_name(field) == child
 
 
 def _in_prologue(statement: Node) -> bool:
