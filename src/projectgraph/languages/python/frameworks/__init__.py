@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from projectgraph.fileindex import Call, Definition
 from projectgraph.graph import Site, Unresolved
-from projectgraph.link.core import Value
+from projectgraph.link.core import DefInfo, Value
 
 if TYPE_CHECKING:
     from projectgraph.languages.python.link.linker import PythonLinker, _File
@@ -159,6 +159,20 @@ class FileContext:
 
     def decorator_calls(self, d: Definition) -> list[Call | None]:
         return self.linker._decorator_calls(self.pyfile, d)
+
+    def defined_in(self, key: str) -> tuple[DefInfo, _File, str] | None:
+        """A first-party definition's info, its file and the scope its decorators are evaluated in
+        (None for a key of no first-party definition)."""
+        info = self.linker.defs.get(key)
+        self.linker._def_read(key)
+        if info is None:
+            return None
+        pyfile = self.linker.files.get(info.path)
+        if pyfile is None:
+            return None
+        from projectgraph.languages.python.link.linker import _function_scope
+
+        return info, pyfile, _function_scope(pyfile, info.definition.qualname.rpartition(".")[0])
 
     def definition_scope(self, d: Definition) -> str:
         """The function scope a definition's decorators and defaults are evaluated in."""

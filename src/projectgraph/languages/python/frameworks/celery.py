@@ -43,17 +43,11 @@ def resolve(ctx: FileContext) -> None:
 
 def is_task(ctx: FileContext, key: str) -> bool:
     """Whether a first-party function is decorated with Celery's task decorator."""
-    info = ctx.linker.defs.get(key)
-    ctx.linker._def_read(key)
-    if info is None:
+    found = ctx.defined_in(key)
+    if found is None:
         return False
-    pyfile = ctx.linker.files.get(info.path)
-    if pyfile is None:
-        return False
+    info, pyfile, scope = found
     d = info.definition
-    from projectgraph.languages.python.link.linker import _function_scope
-
-    scope = _function_scope(pyfile, d.qualname.rpartition(".")[0])
     for text in d.decorators:
         if text.rpartition(".")[2] not in ("task", "shared_task"):
             continue

@@ -57,17 +57,11 @@ def is_group(ctx: FileContext, key: str, depth: int) -> bool:
     its own file to click's API), or ``@g.group()`` of such a group."""
     if depth > _MAX_NESTING:
         return False
-    info = ctx.linker.defs.get(key)
-    ctx.linker._def_read(key)
-    if info is None or not info.is_callable:
+    found = ctx.defined_in(key)
+    if found is None or not found[0].is_callable:
         return False
-    pyfile = ctx.linker.files.get(info.path)
-    if pyfile is None:
-        return False
+    info, pyfile, scope = found
     d = info.definition
-    from projectgraph.languages.python.link.linker import _function_scope
-
-    scope = _function_scope(pyfile, d.qualname.rpartition(".")[0])
     for text in d.decorators:
         if text.rpartition(".")[2] != "group" or not all(p.isidentifier() for p in text.split(".")):
             continue
