@@ -129,18 +129,20 @@ class FileContext:
         self.linker._def_read(key)
         return None if info is None else info.definition
 
-    def is_class(self, value: Value | None) -> bool:
+    def _def_info(self, value: Value | None) -> DefInfo | None:
+        """The first-party definition a value is (None for any other value)."""
         if value is None or value.kind != "def":
-            return False
+            return None
         info = self.linker.defs.get(value.key)
         self.linker._def_read(value.key)
+        return info
+
+    def is_class(self, value: Value | None) -> bool:
+        info = self._def_info(value)
         return info is not None and info.is_class
 
     def is_callable(self, value: Value | None) -> bool:
-        if value is None or value.kind != "def":
-            return False
-        info = self.linker.defs.get(value.key)
-        self.linker._def_read(value.key)
+        info = self._def_info(value)
         return info is not None and info.is_callable
 
     def member(self, cls: str, name: str) -> str | None:

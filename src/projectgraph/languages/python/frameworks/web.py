@@ -121,21 +121,9 @@ def _decorators(ctx: FileContext) -> list[tuple[int, int, Definition, str]]:
         scope = ctx.definition_scope(d)
         receiver = ext_key(ctx.value(scope, call.receiver, call.line))
         if under(receiver, *_FLASK):
-            kind = (
-                "flask-route"
-                if call.name in _FLASK_ROUTES
-                else "flask-hook"
-                if call.name in _FLASK_HOOKS
-                else ""
-            )
+            kind = _decorator_kind(call.name, "flask", _FLASK_ROUTES, _FLASK_HOOKS)
         elif under(receiver, *_FASTAPI):
-            kind = (
-                "fastapi-route"
-                if call.name in _FASTAPI_ROUTES
-                else "fastapi-hook"
-                if call.name in _FASTAPI_HOOKS
-                else ""
-            )
+            kind = _decorator_kind(call.name, "fastapi", _FASTAPI_ROUTES, _FASTAPI_HOOKS)
         else:
             continue
         if kind:
@@ -146,6 +134,14 @@ def _decorators(ctx: FileContext) -> list[tuple[int, int, Definition, str]]:
                 Site(ctx.path, call.line, call.column),
             )
     return owners
+
+
+def _decorator_kind(name: str, framework: str, routes: frozenset[str], hooks: frozenset[str]) -> str:
+    """The edge kind of a framework's decorator ``name``: ``<framework>-route`` for a route,
+    ``<framework>-hook`` for a hook, "" for neither."""
+    if name in routes:
+        return f"{framework}-route"
+    return f"{framework}-hook" if name in hooks else ""
 
 
 def _depends(ctx: FileContext, call: Call, owners: list[tuple[int, int, Definition, str]]) -> None:
