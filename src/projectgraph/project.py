@@ -123,13 +123,7 @@ class Project:
         asks for in any case."""
         with self._writer():
             self._checked_store(rebuild, check=True)
-            try:
-                done = reconcile(self.root, self.store, options, progress, full=True, always_link=True)
-            except sqlite3.DatabaseError as error:
-                if not sql.is_damage(error):
-                    raise
-                self._rebuilt_store(f"the index is damaged ({error})")
-                done = reconcile(self.root, self.store, options, progress, full=True, always_link=True)
+            done = self._reconciled(options, progress, full=True, always_link=True)
             self._keep_vectors()
         assert done.graph is not None
         from projectgraph.pipeline import ProjectRun  # (the linkers' modules: only a sync that links)
@@ -144,13 +138,7 @@ class Project:
         ``stored_stats`` gives the stored graph's counts)."""
         with self._writer():
             self._checked_store(rebuild, check=True)
-            try:
-                done = reconcile(self.root, self.store, options, progress, full=True, partial=True)
-            except sqlite3.DatabaseError as error:
-                if not sql.is_damage(error):
-                    raise
-                self._rebuilt_store(f"the index is damaged ({error})")
-                done = reconcile(self.root, self.store, options, progress, full=True, partial=True)
+            done = self._reconciled(options, progress, full=True, partial=True)
             if done.relinked:  # something was written
                 self._keep_vectors()
             return done
@@ -176,24 +164,45 @@ class Project:
         the caller knows are all that changed since this process's last sync (``reconcile``)."""
         with self._writer():
             self._checked_store(False, check=full)
-            try:
-                done = reconcile(
-                    self.root,
-                    self.store,
-                    options,
-                    progress,
-                    full=full,
-                    incremental=incremental,
-                    changed_paths=changed_paths,
-                )
-            except sqlite3.DatabaseError as error:
-                if not sql.is_damage(error):
-                    raise
-                self._rebuilt_store(f"the index is damaged ({error})")
-                done = reconcile(self.root, self.store, options, progress, full=True)
+            done = self._reconciled(
+                options, progress, full=full, incremental=incremental, changed_paths=changed_paths
+            )
             if done.relinked:  # something was written (graph is None after a stored link)
                 self._keep_vectors()
             return done
+
+    def _reconciled(
+        self,
+        options: IndexOptions | None,
+        progress: Progress | None,
+        *,
+        full: bool,
+        always_link: bool = False,
+        partial: bool = False,
+        incremental: bool | None = None,
+        changed_paths: tuple[str, ...] | None = None,
+    ) -> SyncResult:
+        """``reconcile`` (the caller holds the writer lock); when the store turns out damaged, it is
+        rebuilt from the sources by a full reconcile with the same ``always_link`` and ``partial``."""
+        try:
+            return reconcile(
+                self.root,
+                self.store,
+                options,
+                progress,
+                full=full,
+                always_link=always_link,
+                partial=partial,
+                incremental=incremental,
+                changed_paths=changed_paths,
+            )
+        except sqlite3.DatabaseError as error:
+            if not sql.is_damage(error):
+                raise
+            self._rebuilt_store(f"the index is damaged ({error})")
+            return reconcile(
+                self.root, self.store, options, progress, full=True, always_link=always_link, partial=partial
+            )
 
     def embed(self, progress: Callable[[int, int], None] | None = None) -> semantic.EmbedStats:
         """Give every first-party symbol of the stored graph its vector (semantic search), embedding
