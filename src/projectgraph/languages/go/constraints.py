@@ -16,6 +16,7 @@ other line comments (and block comments), as the go command reads it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import product
 
 GOOS = frozenset(
@@ -86,19 +87,19 @@ def _parse(text: str) -> Expr:
         position += 1
         return token
 
-    def parse_or() -> Expr:
-        left = parse_and()
-        while peek() == "||":
+    def parse_chain(operator: str, tag: str, operand: Callable[[], Expr]) -> Expr:
+        """Operands joined by a left-associative ``operator``: ``(tag, left, right)`` nested leftwards."""
+        left = operand()
+        while peek() == operator:
             take()
-            left = ("or", left, parse_and())
+            left = (tag, left, operand())
         return left
 
+    def parse_or() -> Expr:
+        return parse_chain("||", "or", parse_and)
+
     def parse_and() -> Expr:
-        left = parse_not()
-        while peek() == "&&":
-            take()
-            left = ("and", left, parse_not())
-        return left
+        return parse_chain("&&", "and", parse_not)
 
     def parse_not() -> Expr:
         token = take()
