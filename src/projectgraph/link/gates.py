@@ -12,13 +12,16 @@ import, a receiver's type, a value that flows there) is no guess and passes them
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from projectgraph.fileindex import DEFAULT_TEST_PATHS
 from projectgraph.graph import Site
 from projectgraph.roots import _glob
+
+if TYPE_CHECKING:
+    from projectgraph.link.core import DefInfo
 
 
 class _Located(Protocol):
@@ -47,6 +50,29 @@ def name_edges(builder: _EdgeSink, caller: str, site: Site, candidates: Sequence
     if len(candidates) <= MAX_NAME_CANDIDATES:
         for info in candidates:
             builder.edge(caller, info.key, "calls", "name", site)
+
+
+class MethodGuesses:
+    """The methods a call may run whose receiver's type is unknown (the Java and Rust linkers): every
+    concrete (not abstract) method of the call's name, unless the name is one of ``common``. The
+    table of methods by name is built on first use, from the definitions as they are then."""
+
+    def __init__(self, defs: Iterable[DefInfo], common: frozenset[str]) -> None:
+        self._defs = defs
+        self._common = common
+        self._table: dict[str, list[DefInfo]] | None = None
+
+    def edges(self, builder: _EdgeSink, caller: str, site: Site, name: str) -> None:
+        """The ``name`` edges of a call of ``name`` from ``caller`` (none for a common name)."""
+        if name in self._common:
+            return
+        if self._table is None:
+            self._table = {}
+            for info in self._defs:
+                d = info.definition
+                if d.kind == "method" and "abstract" not in d.decorators:
+                    self._table.setdefault(d.name, []).append(info)
+        name_edges(builder, caller, site, self._table.get(name, []))
 
 
 @cache

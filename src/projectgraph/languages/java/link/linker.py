@@ -228,6 +228,7 @@ class JavaLinker:
         self.max_hops = context.max_hops
         self.files: dict[str, _File] = {}
         self.defs: dict[str, DefInfo] = {}
+        self._guesses = gates.MethodGuesses(self.defs.values(), COMMON_METHODS)
         self.fqn: dict[str, DefInfo] = {}  # a.b.Outer.Inner -> type
         self.packages: dict[str, dict[str, DefInfo]] = {}  # package -> top-level name -> type
         for index in sorted(indexes, key=lambda i: i.path):
@@ -1398,21 +1399,7 @@ class JavaLinker:
 
     def _unknown(self, caller: str, site: Site, call: Call, reason: str) -> None:
         self._unresolved(caller, site, reason, call.name, call.text)
-        if call.name in COMMON_METHODS:
-            return
-        gates.name_edges(self.builder, caller, site, self._by_name().get(call.name, []))
-
-    def _by_name(self) -> dict[str, list[DefInfo]]:
-        cached: dict[str, list[DefInfo]] | None = getattr(self, "_by_name_cache", None)
-        if cached is not None:
-            return cached
-        table: dict[str, list[DefInfo]] = {}
-        for info in self.defs.values():
-            d = info.definition
-            if d.kind == "method" and "abstract" not in d.decorators:
-                table.setdefault(d.name, []).append(info)
-        self._by_name_cache = table
-        return table
+        self._guesses.edges(self.builder, caller, site, call.name)
 
     def _unresolved(self, caller: str, site: Site, reason: str, name: str, text: str) -> None:
         self.builder.unresolved_site(Unresolved(caller, site, reason, name, text))

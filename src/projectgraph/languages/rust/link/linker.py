@@ -286,6 +286,7 @@ class RustLinker:
         self.max_hops = context.max_hops
         self.files: dict[str, _File] = {}
         self.defs: dict[str, DefInfo] = {}
+        self._guesses = gates.MethodGuesses(self.defs.values(), COMMON_METHODS)
         for index in sorted(indexes, key=lambda i: i.path):
             if index.language != LANGUAGE:
                 continue
@@ -1795,21 +1796,7 @@ class RustLinker:
 
     def _unknown(self, caller: str, site: Site, call: Call, reason: str) -> None:
         self._unresolved(caller, site, reason, call.name, call.text)
-        if call.name in COMMON_METHODS:
-            return
-        gates.name_edges(self.builder, caller, site, self._by_name().get(call.name, []))
-
-    def _by_name(self) -> dict[str, list[DefInfo]]:
-        cached = getattr(self, "_by_name_cache", None)
-        if cached is not None:
-            return cached  # type: ignore[no-any-return]
-        table: dict[str, list[DefInfo]] = {}
-        for info in self.defs.values():
-            d = info.definition
-            if d.kind == "method" and "abstract" not in d.decorators:
-                table.setdefault(d.name, []).append(info)
-        self._by_name_cache = table
-        return table
+        self._guesses.edges(self.builder, caller, site, call.name)
 
     def _reference(self, rfile: _File, ref: Reference) -> None:
         caller = self._caller(rfile, ref.scope)
