@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,14 +45,7 @@ class Package:
         return "installed" in self.sources
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "ecosystem": self.ecosystem,
-            "name": self.name,
-            "version": self.version,
-            "sources": list(self.sources),
-            "provides": list(self.provides),
-            "guessed": self.guessed,
-        }
+        return {**asdict(self), "sources": list(self.sources), "provides": list(self.provides)}
 
 
 def normalize(ecosystem: str, name: str) -> str:

@@ -17,7 +17,7 @@ is refused: a ``ManifestError`` says which file and which key.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,14 +40,7 @@ class Manifest:
     path: str
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "version": self.version,
-            "protocol": self.protocol,
-            "languages": list(self.languages),
-            "network": self.network,
-            "path": self.path,
-        }
+        return {**asdict(self), "languages": list(self.languages)}
 
 
 def read_manifest(path: Path, provider: str) -> Manifest | None:
