@@ -126,6 +126,30 @@ def test_a_process_that_relinked_in_memory_leaves_no_stale_state(tmp_path: Path)
     assert links == ["tracked", "stored"]
 
 
+def test_a_module_getattr_that_comes_and_goes_is_followed(tmp_path: Path) -> None:
+    """PEP 562: every ``m.x`` read of a module that binds no ``x`` depends on whether m defines
+    ``__getattr__``; the stored and the in-memory relink take that set from their own tables (not
+    every file), and link in full when a module's ``__getattr__`` comes or goes."""
+    root = tmp_path / "getattr"
+    shutil.copytree(FIXTURES / "python" / "module_getattr_attribute", root)
+    package = root / "pkg/__init__.py"
+    links: list[str] = []
+    _sync(root, links)
+    _edit(root, "pkg/__init__.py", "def __getattr__(name):", "def __getattr_off__(name):")
+    _sync(root, links)  # gone: pkg.make_widget reaches no __getattr__
+    _edit(root, "pkg/__init__.py", "def __getattr_off__(name):", "def __getattr__(name):")
+    _sync(root, links)  # back
+    package.write_text(package.read_text() + "\n\ndef appended(value):\n    return value\n")
+    _sync(root, links)  # the set is unchanged: followed from the state
+    assert links[1] == links[2] == "tracked" and links[3] == "stored", links
+    with Project(root) as kept:  # the same edits, in memory (a watcher's link)
+        kept.sync(ONE_WORKER, incremental=True)
+        for old, new in (("def __getattr__(name):", "def __getattr_off__(name):"), ("_off__", "__")):
+            _edit(root, "pkg/__init__.py", old, new)
+            kept.sync(ONE_WORKER, incremental=True)
+            assert sql.read_graph(kept.store.connection).dumps() == full_index_dumps(root)
+
+
 def test_a_cli_sync_links_from_the_stored_state(tmp_path: Path) -> None:
     """``projectgraph index``, an edit, then ``projectgraph sync`` as processes of their own."""
     root = tmp_path / "shop"

@@ -1264,7 +1264,10 @@ class LinkState:
             linker._structure_keys.pop(path, None)
         self.indexes = new
         if changed:
+            getattr_before = linker.__dict__.pop("_getattr_modules", None)
             self._rebuild_defs()
+            if getattr_before is not None and linker._getattr_modules != getattr_before:
+                raise _GiveUp("a module __getattr__ came or went")  # (every m.x read may change)
         names = self._classmethod_names()
         if names != linker.classmethod_names:
             raise _GiveUp("classmethod names changed")

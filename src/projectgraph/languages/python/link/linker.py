@@ -305,14 +305,14 @@ class PythonLinker:
 
     @cached_property
     def _getattr_modules(self) -> frozenset[str]:
-        """The project's modules that define a module-level ``__getattr__`` (PEP 562)."""
-        found = set()
-        for module, path in self.modules.items():
-            target = self.files.get(path)
-            info = target.defs.get("__getattr__") if target is not None else None
-            if info is not None and info.is_callable:
-                found.add(module)
-        return frozenset(found)
+        """The project's modules that define a module-level ``__getattr__`` (PEP 562). A stored
+        or incremental relink sets it from its own tables (reading every file would make them
+        all); it links in full when the set changes."""
+        return self._modules_at(getattr_paths(self.files.values()))
+
+    def _modules_at(self, paths: set[str]) -> frozenset[str]:
+        """The module names of these files (a file may be a module under more than one name)."""
+        return frozenset(module for module, path in self.modules.items() if path in paths)
 
     def _module_getattr(self, pyfile: _File, caller: str, site: Site, module: str, name: str) -> None:
         """PEP 562: ``from m import x`` where m's namespace binds no ``x`` runs m's module-level
@@ -2688,6 +2688,16 @@ def _class_attr_names(pyfile: _File) -> dict[str, list[str]]:
             names.setdefault(owner, []).append(target)
         pyfile.class_attr_names = names
     return pyfile.class_attr_names
+
+
+def getattr_paths(pyfiles: Iterable[_File]) -> set[str]:
+    """The paths of these files whose module defines a module-level ``__getattr__`` (PEP 562)."""
+    found = set()
+    for pyfile in pyfiles:
+        info = pyfile.defs.get("__getattr__")
+        if info is not None and info.is_callable:
+            found.add(pyfile.path)
+    return found
 
 
 def _new_file(index: FileIndex, module: str) -> _File:

@@ -76,7 +76,7 @@ from projectgraph.store import sqlite as sql
 if TYPE_CHECKING:
     from _collections_abc import dict_items, dict_keys, dict_values
 
-STATE_VERSION = 4
+STATE_VERSION = 5
 """The form of the stored state; a state of another version (or link rules) is not read."""
 
 Key = tuple[Any, ...]
@@ -412,6 +412,7 @@ def _relink(
     _bindings_in(linker, state["bindings"])
     # the tables over every definition, from the stored ones and the changed files' before and after
     tables = _Tables.stored(state)
+    getattr_before = set(tables.getattr_paths)
     befores: dict[str, py._File] = {}
     for path in changed:
         old = old_index(path, files[path])
@@ -422,6 +423,9 @@ def _relink(
             raise NotFollowed("module names changed")
         befores[path] = before
         tables.replace(path, before, linker.files[path])
+    if tables.getattr_paths != getattr_before:
+        raise NotFollowed("a module __getattr__ came or went")  # (every m.x read may change)
+    linker.__dict__["_getattr_modules"] = linker._modules_at(tables.getattr_paths)
     linker.__dict__["_by_name"] = _ByName(tables.methods, linker.defs)
     linker.__dict__["_property_names"] = frozenset(n for n, c in tables.properties.items() if c > 0)
     linker.classmethod_names = frozenset(n for n, c in tables.classmethods.items() if c > 0)
@@ -836,10 +840,11 @@ class _Tables:
     properties: Counter[str]
     classmethods: Counter[str]
     defs: set[str]
+    getattr_paths: set[str]  # the files whose module defines ``__getattr__`` (``_getattr_modules``)
 
     @classmethod
     def of(cls, pyfiles: Iterable[py._File]) -> _Tables:
-        tables = cls({}, Counter(), Counter(), set())
+        tables = cls({}, Counter(), Counter(), set(), set())
         for pyfile in pyfiles:  # (in path order: the definitions' order)
             tables._add(pyfile)
         return tables
@@ -851,6 +856,7 @@ class _Tables:
             Counter(state["properties"]),
             Counter(state["classmethod_counts"]),
             set(state["def_keys"]),
+            set(state["getattr_paths"]),
         )
 
     def state(self) -> dict[str, Any]:
@@ -859,6 +865,7 @@ class _Tables:
             "properties": {name: n for name, n in self.properties.items() if n > 0},
             "classmethod_counts": {name: n for name, n in self.classmethods.items() if n > 0},
             "def_keys": sorted(self.defs),
+            "getattr_paths": sorted(self.getattr_paths),
         }
 
     def patch(self, state: dict[str, Any]) -> None:
@@ -888,6 +895,7 @@ class _Tables:
         self.properties.update(properties)
         self.classmethods.update(classmethods)
         self.defs |= keys
+        self.getattr_paths |= py.getattr_paths([pyfile])
         for name, found in methods.items():
             self.methods.setdefault(name, []).extend(found)
 
@@ -901,6 +909,8 @@ class _Tables:
         self.classmethods.update(new_classmethods)
         self.defs -= old_keys
         self.defs |= new_keys
+        self.getattr_paths -= py.getattr_paths([before])
+        self.getattr_paths |= py.getattr_paths([after])
         for name in old_methods.keys() | new_methods.keys():
             kept = [key for key in self.methods.get(name, ()) if group_of(key) != path]
             # (a stable sort: the other files' keys are in path order, and this file's in its own)
