@@ -68,6 +68,11 @@ _MEMO: weakref.WeakKeyDictionary[Any, dict[Key, FileIndex]] = weakref.WeakKeyDic
 """The indexes of each store's last sync in this process, by key: a process that syncs again (a
 watcher, a server) takes an unchanged file's index from here, not from the store."""
 
+_MADE: weakref.WeakKeyDictionary[Any, dict[str, tuple[Key, FileStatus | None]]] = weakref.WeakKeyDictionary()
+"""Each file's key and cached status of a store's last sync in this process, by path: a next sync
+whose file has the same hash, language, reason and flags takes these objects again instead of
+making new equal ones (a frozen dataclass is slow to make; on Django that was a tenth of a sync)."""
+
 
 @dataclass(frozen=True)
 class _Seen:
@@ -236,6 +241,18 @@ def reconcile(
     trust = not (full or stamped_at is None or options.plugins)
     trust_before = stamped_at - RACY_NS if trust and stamped_at is not None else None
     seen_stamps: dict[str, tuple[int, int, bool]] = {}
+    made = _MADE.pop(store, {})
+    remade: dict[str, tuple[Key, FileStatus | None]] = {}
+
+    def key_of(path: str, digest: str, language: str) -> Key:
+        """The key of ``path``'s content: the last sync's object when it is that one."""
+        last = made.get(path)
+        if last is not None:
+            key = last[0]
+            if key.hash == digest and key.language == language and key.grammar == grammars[language]:
+                return key
+        return Key(digest, path, fileindex.VERSION, grammars[language], language)
+
     for source in found.files:
         last = seen.stamps.get(source.path) if seen is not None and source.path not in hinted else None
         if last is not None:
@@ -261,7 +278,7 @@ def reconcile(
             and regular
             and size <= options.max_file_bytes  # the limit may have changed since
         ):
-            key = Key(row.hash, source.path, fileindex.VERSION, grammars[source.language], source.language)
+            key = key_of(source.path, row.hash, source.language)
             by_stamp.append((source, key, row.reason))
         else:
             rest.append(source)
@@ -271,6 +288,7 @@ def reconcile(
         )
         if quick is not None:
             _SEEN[store] = remembered((), quick[1])
+            _MADE[store] = made
             result = quick[0]
             result.seconds.update(discover=seconds["discover"], index=time.perf_counter() - mark)
             result.seconds["total"] = time.perf_counter() - clock
@@ -293,9 +311,18 @@ def reconcile(
             if not checked:
                 hit, truncated = _limit(hit, options.max_records)
             if not truncated:
-                statuses[source.path] = FileStatus(
-                    source.path, source.language, "cached", key.hash, reason, _flags(hit, source)
-                )
+                flags = _flags(hit, source)
+                last_status = made.get(source.path, (key, None))[1]
+                if not (
+                    last_status is not None
+                    and last_status.hash == key.hash
+                    and last_status.language == source.language
+                    and last_status.reason == reason
+                    and last_status.flags == flags
+                ):
+                    last_status = FileStatus(source.path, source.language, "cached", key.hash, reason, flags)
+                statuses[source.path] = last_status
+                remade[source.path] = (key, last_status)
                 indexes[source.path] = hit
                 continue
         rest.append(source)
@@ -308,11 +335,12 @@ def reconcile(
     statuses.update((s.path, s) for s in part.statuses)
     indexes.update((i.path, i) for i in part.indexes)
     keys = {
-        s.path: Key(s.hash, s.path, fileindex.VERSION, grammars[s.language], s.language)
+        s.path: key_of(s.path, s.hash, s.language)
         for s in statuses.values()
         if s.hash and s.status in ("indexed", "cached")
     }
     _MEMO[store] = {keys[path]: index for path, index in indexes.items() if path in keys}
+    _MADE[store] = {path: remade.get(path, (key, None)) for path, key in keys.items()}
     indexed = IndexResult(
         root=str(base),
         indexes=tuple(indexes[p] for p in sorted(indexes)),
