@@ -28,10 +28,11 @@ file (unknown keys, wrong types) is a ``TaxonomyError`` naming the key. A relati
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from projectgraph.tomlfile import read_table
 
 TAXONOMY_FILE = "projectgraph-docs.toml"
 
@@ -97,12 +98,7 @@ def load_taxonomy(root: Path) -> Taxonomy | None:
     path = root / TAXONOMY_FILE
     if not path.is_file() or path.is_symlink():
         return None
-    try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise TaxonomyError(f"{path}: not valid TOML: {error}") from None
-    except OSError as error:
-        raise TaxonomyError(f"{path}: cannot read: {error.strerror}") from None
+    table = read_table(path, TaxonomyError)
     return parse_taxonomy(table, str(path))
 
 

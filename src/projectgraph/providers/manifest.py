@@ -16,12 +16,12 @@ is refused: a ``ManifestError`` says which file and which key.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from projectgraph.providers.host import PROTOCOL
+from projectgraph.tomlfile import read_table
 
 MANIFEST_NAME = "projectgraph-plugin.toml"
 
@@ -47,12 +47,7 @@ def read_manifest(path: Path, provider: str) -> Manifest | None:
     """The manifest at ``path`` (None when there is none), checked against the provider's name."""
     if not path.is_file():
         return None
-    try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ManifestError(f"{path}: not valid TOML: {error}") from None
-    except OSError as error:
-        raise ManifestError(f"{path}: cannot read: {error.strerror}") from None
+    table = read_table(path, ManifestError)
     if table.get("kind") != "provider":
         raise ManifestError(f'{path}: kind must be "provider", not {table.get("kind")!r}')
     for key in ("name", "version", "protocol"):
