@@ -8,6 +8,7 @@ unresolved sites; ``finish`` sorts them, keeps one edge per (caller, callee, sit
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
@@ -186,11 +187,14 @@ def c3_linearize(cls: str, bases_of: Callable[[str], list[str]], limit: int = 64
     return mro(cls, 0)
 
 
-def subclasses_closure(direct: dict[str, list[str]], cls: str) -> list[str]:
-    """Every transitive subclass of ``cls`` in a fixed order."""
+def subclasses_closure(
+    direct: dict[str, list[str]], cls: str, start: list[str] | None = None, limit: int = sys.maxsize
+) -> list[str]:
+    """Every transitive subclass of ``cls`` in a fixed order, from ``start`` (its direct subclasses in
+    ``direct`` unless given) down ``direct``; the walk stops once ``limit`` are found."""
     seen: dict[str, None] = {}
-    stack = list(reversed(direct.get(cls, [])))
-    while stack:
+    stack = list(reversed(direct.get(cls, []) if start is None else start))
+    while stack and len(seen) < limit:
         sub = stack.pop()
         if sub in seen or sub == cls:
             continue

@@ -499,15 +499,7 @@ class JavaLinker:
         table = self.subtypes()
         assert self._ext_subtypes is not None
         start = (self._ext_subtypes if external else table).get(cls, [])
-        seen: dict[str, None] = {}
-        stack = list(reversed(start))
-        while stack and len(seen) < 10_000:
-            sub = stack.pop()
-            if sub in seen or sub == cls:
-                continue
-            seen[sub] = None
-            stack.extend(reversed(table.get(sub, [])))
-        return list(seen)
+        return core.subclasses_closure(table, cls, start, 10_000)
 
     def _declared(self, cls: str, name: str) -> DefInfo | None:
         info = self.defs[cls]
