@@ -902,16 +902,24 @@ class _LoggingBuilder(GraphBuilder):
 @dataclass(frozen=True)
 class _DefShare:
     """One file's share of the Python linker's tables over every definition: its definitions by
-    key (``defs``), and the names ``_property_names`` and ``_classmethod_names`` take from them."""
+    key (``defs``), the names ``_property_names`` and ``_classmethod_names`` take from them, and its
+    methods by name (``_by_name``: a callable whose owner in the file is a class)."""
 
     pyfile: py._File
     defs: dict[str, DefInfo]
     properties: frozenset[str]
     classmethods: frozenset[str]
+    methods: dict[str, list[DefInfo]]
 
     @classmethod
     def of(cls, pyfile: py._File) -> _DefShare:
         infos = list(pyfile.defs.values())
+        methods: dict[str, list[DefInfo]] = {}
+        for info in infos:
+            if info.is_callable and "." in info.qualname:
+                owner = pyfile.defs.get(info.qualname.rpartition(".")[0])
+                if owner is not None and owner.is_class:
+                    methods.setdefault(info.definition.name, []).append(info)
         return cls(
             pyfile,
             {info.key: info for info in infos},
@@ -921,6 +929,7 @@ class _DefShare:
                 if info.is_callable and py._is_property(info.definition) and "." in info.qualname
             ),
             frozenset(info.definition.name for info in infos if "classmethod" in info.definition.decorators),
+            methods,
         )
 
 
@@ -996,6 +1005,8 @@ class LinkState:
         # each file's share of the tables over every definition (``_rebuild_defs``), by path
         self.def_shares: dict[str, _DefShare] = {}
         self.classmethods_of: tuple[dict[str, DefInfo], frozenset[str]] | None = None  # (defs, names)
+        # the ``_by_name`` table ``_rebuild_defs`` last made, with the file order it was made in
+        self.by_name_of: tuple[list[str], dict[str, list[DefInfo]]] | None = None
         linker.readers.remake(linker._deps.items())  # now, not at the first edit
 
     # ---- pieces -------------------------------------------------------------------------
@@ -1366,10 +1377,14 @@ class LinkState:
         defs: dict[str, DefInfo] = {}
         properties: list[frozenset[str]] = []
         classmethods: list[frozenset[str]] = []
+        touched: set[str] = set()  # the method names of the files whose share was made again
         for path, pyfile in linker.files.items():
             share = shares.get(path)
             if share is None or share.pyfile is not pyfile:
+                if share is not None:
+                    touched.update(share.methods)
                 share = shares[path] = _DefShare.of(pyfile)
+                touched.update(share.methods)
             defs.update(share.defs)
             if share.properties:
                 properties.append(share.properties)
@@ -1378,10 +1393,34 @@ class LinkState:
         for path in shares.keys() - linker.files.keys():
             del shares[path]
         linker.defs = defs
-        linker.__dict__.pop("_by_name", None)
+        linker.__dict__["_by_name"] = self._by_name(touched)
         linker.__dict__["_property_names"] = frozenset().union(*properties)
         linker.__dict__.pop("_exports", None)
         self.classmethods_of = (defs, frozenset().union(*classmethods))
+
+    def _by_name(self, touched: set[str]) -> dict[str, list[DefInfo]]:
+        """``PythonLinker._by_name`` from the files' shares (in file order, each file's methods in
+        its order, as the linker makes it): while the files and their order are those of the last
+        table, only the lists of the ``touched`` names are made again (new lists: a caller may hold
+        an old one), else the whole table."""
+        paths = list(self.linker.files)
+        shares = self.def_shares
+        kept = self.by_name_of
+        if kept is not None and kept[0] == paths:
+            table = kept[1]
+            for name in touched:
+                found = [info for path in paths for info in shares[path].methods.get(name, ())]
+                if found:
+                    table[name] = found
+                else:
+                    table.pop(name, None)
+        else:
+            table = {}
+            for path in paths:
+                for name, infos in shares[path].methods.items():
+                    table.setdefault(name, []).extend(infos)
+        self.by_name_of = (paths, table)
+        return table
 
     def _classmethod_names(self) -> frozenset[str]:
         """``linker._classmethod_names()``, from the shares when ``_rebuild_defs`` made its defs."""
