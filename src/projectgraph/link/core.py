@@ -219,6 +219,18 @@ def node_for(info: DefInfo) -> Node:
     )
 
 
+def value_target(builder: GraphBuilder, value: Value | None, language: str) -> str | None:
+    """The node a call or reference to ``value`` reaches: a definition's key, or the external node
+    of an external value (added to ``builder``); None for any other value."""
+    if value is None:
+        return None
+    if value.kind == "def":
+        return value.key
+    if value.kind == "ext":
+        return builder.external(value.key, language)
+    return None
+
+
 def module_node(path: str, language: str, line_count: int = 0) -> Node:
     return Node(key=path, kind="module", path=path, line=1, end_line=line_count, language=language, name=path)
 

@@ -70,6 +70,7 @@ from projectgraph.link.core import (
     module_node,
     node_for,
     subclasses_closure,
+    value_target,
 )
 from projectgraph.manifests import EntryPoint, Manifests, PackageJson, normalize, read_manifests
 
@@ -652,13 +653,7 @@ class JavaScriptLinker:
         return enclosing_key(jsfile.defs, jsfile.path, scope)
 
     def _value_target(self, value: Value | None, language: str) -> str | None:
-        if value is None:
-            return None
-        if value.kind == "def":
-            return value.key
-        if value.kind == "ext":
-            return self.builder.external(value.key, language)
-        return None
+        return value_target(self.builder, value, language)
 
     # ---- exports --------------------------------------------------------------------------
     def export_of(self, path: str, name: str) -> Value | None:

@@ -79,6 +79,7 @@ from projectgraph.link.core import (
     enclosing_key,
     module_node,
     node_for,
+    value_target,
 )
 from projectgraph.manifests import Manifests, read_controls
 
@@ -672,15 +673,10 @@ class RustLinker:
         self.builder.edge(owner.key, target, "implements", "implements", site)
 
     def _target(self, value: Value | None) -> str | None:
-        if value is None:
-            return None
-        if value.kind == "def":
+        """``value_target``, and a module's own key for a module value."""
+        if value is not None and value.kind == "module":
             return value.key
-        if value.kind == "ext":
-            return self.builder.external(value.key, LANGUAGE)
-        if value.kind == "module":
-            return value.key
-        return None
+        return value_target(self.builder, value, LANGUAGE)
 
     # ---- impl tables ---------------------------------------------------------------------------
     def _tables(self) -> None:
