@@ -64,6 +64,7 @@ import tomllib
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from projectgraph import keys
@@ -266,6 +267,15 @@ class _File:
         return self.index.path
 
 
+class _ImplTables(NamedTuple):
+    """What the impl blocks of the linked files say, read once."""
+
+    methods: dict[str, dict[str, list[DefInfo]]]  # type key -> method name -> its methods
+    implementors: dict[str, list[str]]  # trait key -> type keys ("" blanket)
+    impl_traits: dict[str, list[str]]  # type key -> trait keys
+    trait_impl_methods: dict[str, dict[str, list[DefInfo]]]  # trait key -> method name -> impl methods
+
+
 class _Ctx(NamedTuple):
     file: _File
     scope: str
@@ -319,10 +329,7 @@ class RustLinker:
         self._assigned_memo: dict[tuple[str, str, Assignment], _Ty | None] = {}
         self._macro_use: dict[int, list[str]] = {}
         self._externs: dict[int, dict[str, str]] = {}
-        self._methods: dict[str, dict[str, list[DefInfo]]] | None = None
-        self._implementors: dict[str, list[str]] | None = None  # trait key -> type keys ("" blanket)
-        self._impl_traits: dict[str, list[str]] | None = None  # type key -> trait keys
-        self._impl_methods_of_trait: dict[str, dict[str, list[DefInfo]]] | None = None
+        self._impls: _ImplTables | None = None  # made by _tables on first use
 
     # ---- crates and module trees -------------------------------------------------------------
     def _build_modules(self) -> None:
@@ -708,10 +715,12 @@ class RustLinker:
                 implementors.setdefault(trait, []).append(owner)
                 if owner:
                     impl_traits.setdefault(owner, []).append(trait)
-        self._methods = methods
-        self._implementors = {k: list(dict.fromkeys(v)) for k, v in implementors.items()}
-        self._impl_traits = {k: list(dict.fromkeys(v)) for k, v in impl_traits.items()}
-        self._impl_methods_of_trait = by_trait
+        self._impls = _ImplTables(
+            methods,
+            {k: list(dict.fromkeys(v)) for k, v in implementors.items()},
+            {k: list(dict.fromkeys(v)) for k, v in impl_traits.items()},
+            by_trait,
+        )
         # the override rule: a type refers to the methods of its trait impls
         for info in self.defs.values():
             d = info.definition
@@ -753,32 +762,27 @@ class RustLinker:
             self._depth -= 1
 
     @property
-    def methods(self) -> dict[str, dict[str, list[DefInfo]]]:
-        if self._methods is None:
+    def impls(self) -> _ImplTables:
+        if self._impls is None:
             self._tables()
-        assert self._methods is not None
-        return self._methods
+        assert self._impls is not None
+        return self._impls
+
+    @property
+    def methods(self) -> dict[str, dict[str, list[DefInfo]]]:
+        return self.impls.methods
 
     @property
     def implementors(self) -> dict[str, list[str]]:
-        if self._implementors is None:
-            self._tables()
-        assert self._implementors is not None
-        return self._implementors
+        return self.impls.implementors
 
     @property
     def impl_traits(self) -> dict[str, list[str]]:
-        if self._impl_traits is None:
-            self._tables()
-        assert self._impl_traits is not None
-        return self._impl_traits
+        return self.impls.impl_traits
 
     @property
     def trait_impl_methods(self) -> dict[str, dict[str, list[DefInfo]]]:
-        if self._impl_methods_of_trait is None:
-            self._tables()
-        assert self._impl_methods_of_trait is not None
-        return self._impl_methods_of_trait
+        return self.impls.trait_impl_methods
 
     # ---- paths -------------------------------------------------------------------------------
     def _resolve_path(self, ctx: _Ctx, path: str, want: str = "type") -> Value | None:
@@ -1484,7 +1488,7 @@ class RustLinker:
         """The trait and every first-party trait that has it as a supertrait."""
         order = [trait_key]
         index = 0
-        subtraits = self._subtraits()
+        subtraits = self._subtraits
         while index < len(order) and len(order) < 256:
             for sub in subtraits.get(order[index], ()):
                 if sub not in order:
@@ -1492,10 +1496,9 @@ class RustLinker:
             index += 1
         return order
 
+    @cached_property
     def _subtraits(self) -> dict[str, list[str]]:
-        cached = getattr(self, "_subtraits_cache", None)
-        if cached is not None:
-            return cached  # type: ignore[no-any-return]
+        """Trait key -> the traits that name it as a supertrait."""
         table: dict[str, list[str]] = {}
         for info in self.defs.values():
             if info.definition.kind == "trait":
@@ -1503,7 +1506,6 @@ class RustLinker:
                     key = self._type_key(self._def_ctx(info), base)
                     if key is not None:
                         table.setdefault(key, []).append(info.key)
-        self._subtraits_cache = table
         return table
 
     def _path_call(self, ctx: _Ctx, caller: str, site: Site, call: Call) -> None:
@@ -1745,7 +1747,7 @@ class RustLinker:
         self._unresolved(caller, site, "no-definition", name, call.text)
 
     def _macro_def(self, crate: _Crate, name: str, near: str) -> DefInfo | None:
-        table = self._macros()
+        table = self._macros
         candidates = table.get(name, [])
         if not candidates:
             return None
@@ -1758,15 +1760,13 @@ class RustLinker:
         exported = [i for i in candidates if i.definition.exported]
         return exported[0] if exported else None
 
+    @cached_property
     def _macros(self) -> dict[str, list[DefInfo]]:
-        cached = getattr(self, "_macros_cache", None)
-        if cached is not None:
-            return cached  # type: ignore[no-any-return]
+        """The macros defined in the linked files, by name."""
         table: dict[str, list[DefInfo]] = {}
         for info in self.defs.values():
             if info.definition.kind == "macro":
                 table.setdefault(info.definition.name, []).append(info)
-        self._macros_cache = table
         return table
 
     def _crate_of(self, path: str) -> _Crate | None:
