@@ -62,7 +62,7 @@ import posixpath
 import re
 import tomllib
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -940,27 +940,34 @@ class RustLinker:
         path = f"{imp.module}::{imp.name}" if imp.module else str(imp.name)
         ctx = self._ctx(rfile, imp.scope)
         marker = (f"use:{rfile.path}:{imp.line}:{want}", path)
+        return self._guarded(marker, lambda: self._use_path(ctx, path, imp, want))
+
+    def _guarded(self, marker: tuple[str, str], resolve: Callable[[], Value | None]) -> Value | None:
+        """``resolve()``, or None when the resolution named ``marker`` is already under way (a cycle
+        of uses) or the resolutions under way are too deep."""
         if marker in self._resolving or self._depth > self.max_hops * 4:
             return None
         self._resolving.add(marker)
         self._depth += 1
         try:
-            segments = path.split("::")
-            if ctx.module.crate.edition == "2015" and segments[0] not in ("self", "super", "crate"):
-                # Rust 2015: a use path starts at the crate root (where `extern crate` binds)
-                root = ctx.module.crate.root
-                if root is not None:
-                    ctx = _Ctx(self.files[root.path], root.prefix, root)
-            # a use path starts at the crate root, an extern crate, or a name of the module
-            if len(segments) == 1:
-                found = self._in_module_skip(ctx.module, segments[0], imp) or self._global(
-                    ctx.module.crate, segments[0]
-                )
-                return found
-            return self._resolve_path(ctx, path, want)
+            return resolve()
         finally:
             self._depth -= 1
             self._resolving.discard(marker)
+
+    def _use_path(self, ctx: _Ctx, path: str, imp: Import, want: str) -> Value | None:
+        segments = path.split("::")
+        if ctx.module.crate.edition == "2015" and segments[0] not in ("self", "super", "crate"):
+            # Rust 2015: a use path starts at the crate root (where `extern crate` binds)
+            root = ctx.module.crate.root
+            if root is not None:
+                ctx = _Ctx(self.files[root.path], root.prefix, root)
+        # a use path starts at the crate root, an extern crate, or a name of the module
+        if len(segments) == 1:
+            return self._in_module_skip(ctx.module, segments[0], imp) or self._global(
+                ctx.module.crate, segments[0]
+            )
+        return self._resolve_path(ctx, path, want)
 
     def _in_module_skip(self, module: _Mod, name: str, imp: Import) -> Value | None:
         """``use foo;``: ``foo`` as a child module or item, never the use itself."""
@@ -972,24 +979,18 @@ class RustLinker:
 
     def _glob_member(self, rfile: _File, glob: Import, name: str, want: str) -> Value | None:
         marker = (f"glob:{rfile.path}:{glob.line}:{glob.module}", name)
-        if marker in self._resolving or self._depth > self.max_hops * 4:
+        return self._guarded(marker, lambda: self._glob_target(rfile, glob, name, want))
+
+    def _glob_target(self, rfile: _File, glob: Import, name: str, want: str) -> Value | None:
+        target = self._resolve_path(self._ctx(rfile, glob.scope), glob.module)
+        if target is None:
             return None
-        self._resolving.add(marker)
-        self._depth += 1
-        try:
-            ctx = self._ctx(rfile, glob.scope)
-            target = self._resolve_path(ctx, glob.module)
-            if target is None:
-                return None
-            if target.kind == "module":
-                module = self._module(target.key)
-                return self._in_module(module, name, want) if module is not None else None
-            if target.kind == "def" and self.defs[target.key].definition.kind == "enum":
-                return Value("variant", target.key) if name[:1].isupper() else None
-            return None  # a glob of an external module: unknown which names it brings
-        finally:
-            self._depth -= 1
-            self._resolving.discard(marker)
+        if target.kind == "module":
+            module = self._module(target.key)
+            return self._in_module(module, name, want) if module is not None else None
+        if target.kind == "def" and self.defs[target.key].definition.kind == "enum":
+            return Value("variant", target.key) if name[:1].isupper() else None
+        return None  # a glob of an external module: unknown which names it brings
 
     def _module(self, key: str) -> _Mod | None:
         path, _, rest = key.partition(keys.SEP)
