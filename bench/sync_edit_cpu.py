@@ -52,8 +52,9 @@ def wrap_parts() -> None:
     wrap(relink, "link", "relink.link")
     for name in ("stored_files", "write_graph", "_write_files", "_groups_of", "file_stamps"):
         wrap(sql, name, f"store.{name}")
-    for name in ("_file_entries", "index_files"):
-        wrap(reconcile, name, f"reconcile.{name}")
+    wrap(reconcile, "index_files", "reconcile.index_files")
+    # (reconcile imports _file_entries from the link package in the call, after the stamp shortcut)
+    wrap(importlib.import_module("projectgraph.link"), "_file_entries", "link._file_entries")
 
 
 def main() -> None:
